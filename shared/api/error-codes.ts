@@ -7,7 +7,6 @@ export const ERROR_CODES = {
   accessKeyEmpty: { code: '40001', msg: 'ACCESS_KEY cannot be empty' },
   accessSignEmpty: { code: '40002', msg: 'ACCESS_SIGN cannot be empty' },
   accessPassphraseEmpty: { code: '40011', msg: 'ACCESS_PASSPHRASE cannot be empty' },
-  accessTimestampEmpty: { code: '40003', msg: 'ACCESS_TIMESTAMP cannot be empty' },
   invalidTimestamp: { code: '40005', msg: 'Invalid ACCESS_TIMESTAMP' },
   invalidAccessKey: { code: '40006', msg: 'Invalid ACCESS_KEY' },
   timestampExpired: { code: '40008', msg: 'Request timestamp expired' },

@@ -1,0 +1,460 @@
+import type { HoldSide, ProductType } from '../../shared/api/enums';
+import type {
+  CancelOrdersCommand,
+  Command,
+  CreateAccountCommand,
+  PlaceTpslCommand,
+  SetLeverageCommand,
+} from './commands';
+import type { ContractSpec } from './contracts';
+import { EngineError } from './errors';
+import { parseMoney, parseScaled } from './money';
+import { EngineState, type Market } from './state';
+import { Trading, type PlaceOrderInput } from './trading';
+import type { Account, Order, PlanKind, SymbolSettings, TriggerPlan } from './types';
+import { MarketSimulation } from './market-sim';
+
+export type PlaceItemResult =
+  | { ok: true; orderId: string; clientOid: string }
+  | { ok: false; clientOid: string | null; code: string; msg: string };
+
+export type CancelItemResult =
+  | { ok: true; orderId: string; clientOid: string }
+  | { ok: false; orderId: string; clientOid: string; code: string; msg: string };
+
+export interface LeverageResult {
+  symbol: string;
+  marginCoin: string;
+  longLeverage: number;
+  shortLeverage: number;
+  crossMarginLeverage: number;
+  marginMode: SymbolSettings['marginMode'];
+}
+
+export interface TpslResult {
+  id: number;
+  clientOid: string;
+  kind: PlanKind;
+}
+
+interface CommandResults {
+  createAccount: Account;
+  addApiKey: Account;
+  placeOrders: PlaceItemResult[];
+  cancelOrders: CancelItemResult[];
+  setLeverage: LeverageResult;
+  setPositionMode: { posMode: string };
+  setMarginMode: LeverageResult;
+  setDepositAccount: string;
+  placeTpsl: TpslResult[];
+  tick: null;
+  setPrice: { symbol: string; price: number };
+  setMarketPaused: { paused: boolean };
+}
+
+export type ResultOf<C extends Command> = CommandResults[C['type']];
+
+export interface EngineOptions {
+  readonly seed: number;
+  readonly contracts: readonly ContractSpec[];
+}
+
+/**
+ * The paper exchange's deterministic state machine: the same commands in the same order give
+ * the same state, which is what makes journal replay exact. A command is either refused with an
+ * EngineError before it changes anything, or applied completely.
+ */
+export class Engine {
+  readonly state = new EngineState();
+  readonly trading = new Trading(this.state);
+
+  constructor(readonly options: EngineOptions) {
+    for (const contract of options.contracts) {
+      this.state.addMarket(contract, MarketSimulation.create(contract, options.seed));
+    }
+  }
+
+  apply<C extends Command>(command: C): ResultOf<C> {
+    if (command.ts < this.state.clock) throw new Error(`command time ${command.ts} is before ${this.state.clock}`);
+    this.state.clock = command.ts;
+    return this.dispatch(command) as ResultOf<C>;
+  }
+
+  private dispatch(command: Command): CommandResults[keyof CommandResults] {
+    switch (command.type) {
+      case 'createAccount':
+        return this.createAccount(command);
+      case 'addApiKey': {
+        const account = this.account(command.uid);
+        this.state.addKey(account, { ...command.key, uid: account.uid });
+        return account;
+      }
+      case 'placeOrders':
+        return this.placeOrders(command.uid, command.version, command.orders, command.ts);
+      case 'cancelOrders':
+        return this.cancelOrders(command);
+      case 'setLeverage':
+        return this.setLeverage(command);
+      case 'setPositionMode': {
+        const account = this.account(command.uid);
+        if (this.hasProductExposure(account, command.productType)) {
+          throw EngineError.detailed(
+            'paramError',
+            `Parameter posMode error: positions or open orders exist in ${command.productType}; close them before changing the position mode`,
+          );
+        }
+        account.posModes[command.productType] = command.posMode;
+        this.state.version++;
+        return { posMode: command.posMode };
+      }
+      case 'setMarginMode': {
+        const account = this.account(command.uid);
+        const market = this.marketFor(command.symbol, command.productType);
+        this.checkMarginCoin(market, command.marginCoin);
+        if (this.hasSymbolExposure(account, market.contract.symbol)) {
+          throw EngineError.detailed(
+            'paramError',
+            `Parameter marginMode error: ${market.contract.symbol} has a position or open order; close it before changing the margin mode`,
+          );
+        }
+        const settings = this.state.settingsFor(account, market.contract);
+        settings.marginMode = command.marginMode;
+        this.state.version++;
+        return this.leverageView(market, settings);
+      }
+      case 'setDepositAccount': {
+        const account = this.account(command.uid);
+        account.depositAccounts.set(command.coin, command.accountType);
+        this.state.version++;
+        return 'success';
+      }
+      case 'placeTpsl':
+        return this.placeTpsl(command);
+      case 'tick':
+        for (const market of this.state.markets.values()) market.sim.tick(this, market, command.ts);
+        return null;
+      case 'setPrice': {
+        const market = this.state.market(command.symbol);
+        if (market === undefined) throw EngineError.detailed('symbolNotExistV2', `Symbol ${command.symbol} does not exist`);
+        const units = parseScaled(command.price, market.contract.pricePlace);
+        if (units === null || units <= 0n || units % BigInt(market.contract.priceEndStep) !== 0n) {
+          throw EngineError.of('priceTick', market.contract.priceEndStep / 10 ** market.contract.pricePlace);
+        }
+        const ticks = Number(units / BigInt(market.contract.priceEndStep));
+        market.sim.moveTo(this, market, ticks, command.ts);
+        return { symbol: market.contract.symbol, price: ticks };
+      }
+      case 'setMarketPaused':
+        this.state.marketPaused = command.paused;
+        if (command.paused) for (const market of this.state.markets.values()) market.sim.withdraw(market);
+        this.state.version++;
+        return { paused: command.paused };
+    }
+  }
+
+  account(uid: string): Account {
+    const account = this.state.accounts.get(uid);
+    if (account === undefined) throw EngineError.detailed('invalidAccessKey', `Account ${uid} does not exist`);
+    return account;
+  }
+
+  private createAccount(command: CreateAccountCommand): Account {
+    if (this.state.accounts.has(command.uid)) throw EngineError.detailed('paramError', `uid ${command.uid} exists`);
+    if (command.kind === 'sub') {
+      const broker = this.state.accounts.get(command.brokerUid ?? '');
+      if (broker === undefined || broker.kind !== 'broker') {
+        throw EngineError.detailed('paramError', 'Parameter brokerUid error: a sub-account needs an existing broker account');
+      }
+    }
+    const amounts: Array<[string, bigint]> = [];
+    for (const [coin, text] of Object.entries(command.balances)) {
+      const amount = parseMoney(text);
+      if (amount === null || amount < 0n) {
+        throw EngineError.detailed('paramError', `Parameter balances.${coin} error: a non-negative amount with at most 8 decimals`);
+      }
+      amounts.push([coin, amount]);
+    }
+    const account = this.state.createAccount(command);
+    this.state.addKey(account, { ...command.key, uid: account.uid });
+    for (const [coin, amount] of amounts) {
+      if (amount === 0n) continue;
+      this.state.ledger.apply(
+        account,
+        { category: categoryOfCoin(coin), symbol: '', coin, type: 'TRANSFER_IN', amount, fee: 0n },
+        command.ts,
+      );
+    }
+    this.state.version++;
+    return account;
+  }
+
+  private placeOrders(uid: string, version: 'v2' | 'v3', orders: PlaceOrderInput[], ts: number): PlaceItemResult[] {
+    const account = this.account(uid);
+    // Duplicates inside one batch are refused like duplicates of earlier orders.
+    return orders.map((input) => {
+      try {
+        const order = this.trading.place(account, input, version, ts);
+        return { ok: true, orderId: String(order.id), clientOid: order.clientOid };
+      } catch (error) {
+        if (!(error instanceof EngineError)) throw error;
+        return { ok: false, clientOid: input.clientOid, code: error.code, msg: error.msg };
+      }
+    });
+  }
+
+  private cancelOrders(command: CancelOrdersCommand): CancelItemResult[] {
+    const account = this.account(command.uid);
+    if (command.symbol !== null) this.marketFor(command.symbol, command.productType);
+    const results: CancelItemResult[] = [];
+    if (command.targets === null) {
+      for (const id of [...account.openOrders]) {
+        const order = this.state.orders.get(id);
+        if (order === undefined || order.productType !== command.productType) continue;
+        if (command.symbol !== null && order.symbol !== command.symbol) continue;
+        if (command.marginCoin !== null && order.marginCoin !== command.marginCoin) continue;
+        this.trading.cancel(order, 'normal_cancel', command.ts);
+        results.push({ ok: true, orderId: String(order.id), clientOid: order.clientOid });
+      }
+      return results;
+    }
+    for (const target of command.targets) {
+      const order = this.findOrder(account, target.orderId, target.clientOid);
+      const open =
+        order !== undefined &&
+        order.productType === command.productType &&
+        order.symbol === command.symbol &&
+        (order.status === 'live' || order.status === 'partially_filled');
+      if (order === undefined || !open) {
+        results.push({
+          ok: false,
+          orderId: target.orderId ?? '',
+          clientOid: target.clientOid ?? '',
+          code: '40768',
+          msg:
+            order === undefined
+              ? 'Order does not exist'
+              : `Order does not exist among open orders of ${command.symbol ?? ''} (status ${order.status})`,
+        });
+        continue;
+      }
+      this.trading.cancel(order, 'normal_cancel', command.ts);
+      results.push({ ok: true, orderId: String(order.id), clientOid: order.clientOid });
+    }
+    return results;
+  }
+
+  /** Finds an account's order by id (which prevails) or clientOid. */
+  findOrder(account: Account, orderId: string | null, clientOid: string | null): Order | undefined {
+    if (orderId !== null) {
+      const order = this.state.orders.get(Number(orderId));
+      return order?.uid === account.uid ? order : undefined;
+    }
+    if (clientOid !== null) {
+      const id = account.clientOids.get(clientOid);
+      return id === undefined ? undefined : this.state.orders.get(id);
+    }
+    return undefined;
+  }
+
+  private setLeverage(command: SetLeverageCommand): LeverageResult {
+    const account = this.account(command.uid);
+    const market = this.marketFor(command.symbol, command.productType);
+    this.checkMarginCoin(market, command.marginCoin);
+    const contract = market.contract;
+    const settings = this.state.settingsFor(account, contract);
+    for (const value of [command.leverage, command.longLeverage, command.shortLeverage]) {
+      if (value !== null && (value < contract.minLever || value > contract.maxLever)) {
+        throw EngineError.detailed(
+          'leverageRange',
+          `Leverage exceeds the effective range: ${contract.symbol} allows ${contract.minLever} to ${contract.maxLever}`,
+        );
+      }
+    }
+    const next = { ...settings };
+    const hedge = account.posModes[contract.productType] === 'hedge_mode';
+    if (settings.marginMode === 'crossed') {
+      const value = command.leverage ?? command.longLeverage ?? command.shortLeverage;
+      if (value === null) throw EngineError.of('paramEmpty', 'leverage');
+      next.crossLeverage = value;
+    } else if (command.longLeverage !== null || command.shortLeverage !== null) {
+      next.longLeverage = command.longLeverage ?? command.leverage ?? settings.longLeverage;
+      next.shortLeverage = command.shortLeverage ?? command.leverage ?? settings.shortLeverage;
+    } else if (command.leverage !== null) {
+      if (!hedge || command.holdSide === null) {
+        if (hedge) throw EngineError.of('paramEmpty', 'holdSide');
+        next.longLeverage = command.leverage;
+        next.shortLeverage = command.leverage;
+      } else if (command.holdSide === 'long') next.longLeverage = command.leverage;
+      else next.shortLeverage = command.leverage;
+    } else {
+      throw EngineError.of('paramEmpty', 'leverage');
+    }
+    this.applyLeverageToPositions(account, market, next);
+    Object.assign(settings, next);
+    this.state.version++;
+    return this.leverageView(market, settings);
+  }
+
+  /** Re-sizes the margin of open positions at the new leverage, refusing if it cannot be covered. */
+  private applyLeverageToPositions(account: Account, market: Market, next: SymbolSettings): void {
+    const changes: Array<{ side: HoldSide; leverage: number; margin: bigint }> = [];
+    let extra = 0n;
+    for (const side of ['long', 'short'] as const) {
+      const position = this.state.positions.get(EngineState.positionKey(account.uid, market.contract.symbol, side));
+      if (position === undefined) continue;
+      const leverage =
+        next.marginMode === 'crossed' ? next.crossLeverage : side === 'long' ? next.longLeverage : next.shortLeverage;
+      const margin = market.math.initialMargin(market.math.valueOfTicksLots(position.openValue, position.lots), leverage);
+      extra += margin - position.margin;
+      changes.push({ side, leverage, margin });
+    }
+    if (extra > 0n && extra > this.trading.available(account, market.contract.marginCoin)) {
+      throw EngineError.of('leverageMargin');
+    }
+    for (const change of changes) {
+      const position = this.state.positions.get(EngineState.positionKey(account.uid, market.contract.symbol, change.side));
+      if (position === undefined) continue;
+      position.leverage = change.leverage;
+      position.margin = change.margin;
+    }
+  }
+
+  private leverageView(market: Market, settings: SymbolSettings): LeverageResult {
+    return {
+      symbol: market.contract.symbol,
+      marginCoin: market.contract.marginCoin,
+      longLeverage: settings.longLeverage,
+      shortLeverage: settings.shortLeverage,
+      crossMarginLeverage: settings.crossLeverage,
+      marginMode: settings.marginMode,
+    };
+  }
+
+  private placeTpsl(command: PlaceTpslCommand): TpslResult[] {
+    const account = this.account(command.uid);
+    const market = this.marketFor(command.symbol, command.productType);
+    if (command.marginCoin !== null) this.checkMarginCoin(market, command.marginCoin);
+    const position = this.state.positions.get(
+      EngineState.positionKey(account.uid, market.contract.symbol, command.holdSide),
+    );
+    if (position === undefined) throw EngineError.of('noPositionToClose');
+    const plans: TriggerPlan[] = [];
+    const seen = new Set<string>();
+    for (const leg of command.legs) {
+      const trigger = this.ticksOf(market, leg.triggerPrice, 'triggerPrice');
+      const executePrice =
+        leg.executePrice === '' || /^0*(\.0*)?$/.test(leg.executePrice)
+          ? 0
+          : this.ticksOf(market, leg.executePrice, 'executePrice');
+      const lots = leg.size === '' ? 0 : Number(parseScaled(leg.size, market.contract.volumePlace) ?? -1n);
+      if (lots < 0) {
+        throw EngineError.of(
+          'scaleError',
+          `checkBDScale error value=${leg.size} checkScale=${market.contract.volumePlace}`,
+        );
+      }
+      if (lots > position.lots) {
+        throw EngineError.detailed('noPositionToClose', `TP/SL size exceeds the position: ${position.lots} lots held`);
+      }
+      const reference = leg.triggerType === 'mark_price' ? market.sim.markPrice : market.lastPrice;
+      const above = (leg.kind === 'profit') === (command.holdSide === 'long');
+      if (above ? trigger <= reference : trigger >= reference) {
+        throw EngineError.of('triggerWrongSide', above ? 'above' : 'below');
+      }
+      const id = this.state.nextOrderId + plans.length;
+      const clientOid = leg.clientOid ?? String(id);
+      if (account.clientOids.has(clientOid) || seen.has(clientOid)) {
+        throw EngineError.of(command.version === 'v2' ? 'duplicateClientOidV2' : 'duplicateClientOidV3');
+      }
+      seen.add(clientOid);
+      const whole = lots === 0;
+      const kind: PlanKind = leg.kind === 'profit' ? (whole ? 'pos_profit' : 'profit_plan') : whole ? 'pos_loss' : 'loss_plan';
+      plans.push({
+        id,
+        clientOid,
+        uid: account.uid,
+        symbol: market.contract.symbol,
+        productType: market.contract.productType,
+        holdSide: command.holdSide,
+        kind,
+        triggerPrice: trigger,
+        triggerType: leg.triggerType,
+        executePrice,
+        lots,
+        stpMode: command.stpMode,
+        cTime: command.ts,
+      });
+    }
+    // A whole-position TP or SL replaces the previous one of its kind, as on the live exchange.
+    for (const plan of plans) {
+      if (plan.kind !== 'pos_profit' && plan.kind !== 'pos_loss') continue;
+      for (const [id, existing] of this.state.plans) {
+        if (
+          existing.uid === plan.uid &&
+          existing.symbol === plan.symbol &&
+          existing.holdSide === plan.holdSide &&
+          existing.kind === plan.kind
+        ) {
+          this.state.plans.delete(id);
+        }
+      }
+    }
+    for (const plan of plans) {
+      this.state.plans.set(plan.id, plan);
+      account.clientOids.set(plan.clientOid, plan.id);
+    }
+    this.state.nextOrderId += plans.length;
+    this.state.version++;
+    return plans.map((plan) => ({ id: plan.id, clientOid: plan.clientOid, kind: plan.kind }));
+  }
+
+  private ticksOf(market: Market, text: string, name: string): number {
+    const units = parseScaled(text, market.contract.pricePlace);
+    const step = BigInt(market.contract.priceEndStep);
+    if (units === null || units % step !== 0n) {
+      throw EngineError.of('priceTick', (market.contract.priceEndStep / 10 ** market.contract.pricePlace).toString());
+    }
+    if (units <= 0n) throw EngineError.of('paramError', name);
+    return Number(units / step);
+  }
+
+  marketFor(symbol: string, productType: ProductType): Market {
+    const market = this.state.market(symbol);
+    if (market === undefined || market.contract.productType !== productType) {
+      throw EngineError.detailed('symbolNotExistV2', `Parameter symbol ${symbol} does not exist in ${productType}`);
+    }
+    return market;
+  }
+
+  private checkMarginCoin(market: Market, marginCoin: string): void {
+    if (marginCoin !== market.contract.marginCoin) {
+      throw EngineError.detailed(
+        'paramError',
+        `Parameter marginCoin error: ${market.contract.symbol} is margined in ${market.contract.marginCoin}`,
+      );
+    }
+  }
+
+  private hasSymbolExposure(account: Account, symbol: string): boolean {
+    for (const id of account.openOrders) if (this.state.orders.get(id)?.symbol === symbol) return true;
+    for (const position of this.state.positions.values()) {
+      if (position.uid === account.uid && position.symbol === symbol) return true;
+    }
+    return false;
+  }
+
+  private hasProductExposure(account: Account, productType: ProductType): boolean {
+    for (const id of account.openOrders) if (this.state.orders.get(id)?.productType === productType) return true;
+    for (const position of this.state.positions.values()) {
+      if (position.uid === account.uid && position.productType === productType) return true;
+    }
+    return false;
+  }
+}
+
+/** The futures account a deposited coin lands in. */
+export function categoryOfCoin(coin: string): ProductType {
+  if (coin === 'USDT') return 'USDT-FUTURES';
+  if (coin === 'USDC') return 'USDC-FUTURES';
+  return 'COIN-FUTURES';
+}

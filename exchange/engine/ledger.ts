@@ -1,0 +1,47 @@
+import type { RecordCategory } from '../../shared/api/enums';
+import type { Account, FinancialRecord } from './types';
+
+/** Records kept per account: about 90 days of a busy account, never unbounded. */
+export const MAX_RECORDS_PER_ACCOUNT = 50_000;
+
+export interface BalanceChange {
+  readonly category: RecordCategory;
+  readonly symbol: string;
+  readonly coin: string;
+  readonly type: string;
+  /** Signed change before fees, money units. */
+  readonly amount: bigint;
+  /** Fee charged (a positive number is taken from the balance), money units. */
+  readonly fee: bigint;
+}
+
+/** The one way a balance changes: it moves and leaves a financial record. */
+export class Ledger {
+  constructor(private nextRecordId: number) {}
+
+  get nextId(): number {
+    return this.nextRecordId;
+  }
+
+  apply(account: Account, change: BalanceChange, ts: number): FinancialRecord {
+    const before = account.balances.get(change.coin) ?? 0n;
+    const after = before + change.amount - change.fee;
+    account.balances.set(change.coin, after);
+    const record: FinancialRecord = {
+      id: this.nextRecordId++,
+      category: change.category,
+      symbol: change.symbol,
+      coin: change.coin,
+      type: change.type,
+      amount: change.amount,
+      fee: -change.fee,
+      balance: after,
+      ts,
+    };
+    account.records.push(record);
+    if (account.records.length > MAX_RECORDS_PER_ACCOUNT) {
+      account.records.splice(0, account.records.length - MAX_RECORDS_PER_ACCOUNT);
+    }
+    return record;
+  }
+}

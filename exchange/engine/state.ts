@@ -1,0 +1,156 @@
+import type { PosMode, ProductType } from '../../shared/api/enums';
+import { PRODUCT_TYPES } from '../../shared/api/enums';
+import { OrderBook } from './book/order-book';
+import { ContractMath } from './contract-math';
+import type { ContractSpec } from './contracts';
+import { Ledger } from './ledger';
+import type {
+  Account,
+  AccountKind,
+  ApiKeyRecord,
+  HistoryPosition,
+  Order,
+  Position,
+  PublicFill,
+  SymbolSettings,
+  TriggerPlan,
+} from './types';
+import type { MarketSimulation } from './market-sim';
+
+export const MARKET_OWNER = 0;
+export const DEFAULT_LEVERAGE = 20;
+/** Public fills kept per symbol (E13 answers at most 1,000 at a time). */
+export const MAX_PUBLIC_FILLS = 10_000;
+/** Finished orders kept for order-info and clientOid look-up. */
+export const MAX_FINISHED_ORDERS = 200_000;
+export const MAX_HISTORY_POSITIONS = 5_000;
+
+export interface Market {
+  readonly contract: ContractSpec;
+  readonly math: ContractMath;
+  readonly book: OrderBook;
+  /** Newest last. */
+  readonly fills: PublicFill[];
+  lastPrice: number;
+  readonly sim: MarketSimulation;
+}
+
+/** Everything the engine knows. Mutated only by Engine.apply, in command order. */
+export class EngineState {
+  clock = 0;
+  nextOrderId = 1_000_000_001;
+  nextTradeId = 1;
+  nextPositionId = 1;
+  nextOwner = 1;
+  marketPaused = false;
+  readonly ledger: Ledger;
+  readonly accounts = new Map<string, Account>();
+  readonly accountsByOwner = new Map<number, Account>();
+  readonly keys = new Map<string, ApiKeyRecord>();
+  readonly markets = new Map<string, Market>();
+  readonly orders = new Map<number, Order>();
+  /** Ids of finished orders, oldest first, to bound memory. */
+  readonly finishedOrders: number[] = [];
+  readonly positions = new Map<string, Position>();
+  /** Take-profit and stop-loss plans waiting for their trigger, by id. */
+  readonly plans = new Map<number, TriggerPlan>();
+  /** Bumped on every change, so cached views know when to recompute. */
+  version = 0;
+
+  constructor(nextRecordId = 1) {
+    this.ledger = new Ledger(nextRecordId);
+  }
+
+  static positionKey(uid: string, symbol: string, holdSide: string): string {
+    return `${uid}\u0000${symbol}\u0000${holdSide}`;
+  }
+
+  market(symbol: string): Market | undefined {
+    return this.markets.get(symbol);
+  }
+
+  addMarket(contract: ContractSpec, sim: MarketSimulation): Market {
+    const market: Market = {
+      contract,
+      math: new ContractMath(contract),
+      book: new OrderBook(),
+      fills: [],
+      lastPrice: sim.fairPrice,
+      sim,
+    };
+    this.markets.set(contract.symbol, market);
+    return market;
+  }
+
+  createAccount(input: {
+    uid: string;
+    kind: AccountKind;
+    brokerUid: string | null;
+    label: string;
+    posMode: PosMode;
+  }): Account {
+    const posModes = Object.fromEntries(PRODUCT_TYPES.map((type) => [type, input.posMode])) as Record<
+      ProductType,
+      PosMode
+    >;
+    const account: Account = {
+      uid: input.uid,
+      owner: this.nextOwner++,
+      kind: input.kind,
+      brokerUid: input.brokerUid,
+      label: input.label,
+      keys: [],
+      posModes,
+      balances: new Map(),
+      symbolSettings: new Map(),
+      depositAccounts: new Map(),
+      openOrders: new Set(),
+      clientOids: new Map(),
+      records: [],
+      historyPositions: [],
+    };
+    this.accounts.set(account.uid, account);
+    this.accountsByOwner.set(account.owner, account);
+    return account;
+  }
+
+  addKey(account: Account, key: ApiKeyRecord): void {
+    account.keys.push(key);
+    this.keys.set(key.apiKey, key);
+  }
+
+  settingsFor(account: Account, contract: ContractSpec): SymbolSettings {
+    let settings = account.symbolSettings.get(contract.symbol);
+    if (settings === undefined) {
+      const leverage = Math.min(DEFAULT_LEVERAGE, contract.maxLever);
+      settings = { marginMode: 'crossed', longLeverage: leverage, shortLeverage: leverage, crossLeverage: leverage };
+      account.symbolSettings.set(contract.symbol, settings);
+    }
+    return settings;
+  }
+
+  /** Positions of an account, newest first as all-position lists them. */
+  positionsOf(uid: string): Position[] {
+    const list: Position[] = [];
+    for (const position of this.positions.values()) if (position.uid === uid) list.push(position);
+    return list.sort((a, b) => b.cTime - a.cTime || b.id - a.id);
+  }
+
+  archivePosition(account: Account, history: HistoryPosition): void {
+    account.historyPositions.push(history);
+    if (account.historyPositions.length > MAX_HISTORY_POSITIONS) account.historyPositions.shift();
+  }
+
+  /** Remembers a finished order, forgetting the oldest beyond the retention bound. */
+  finishOrder(order: Order): void {
+    this.finishedOrders.push(order.id);
+    while (this.finishedOrders.length > MAX_FINISHED_ORDERS) {
+      const oldId = this.finishedOrders.shift() as number;
+      const old = this.orders.get(oldId);
+      if (old === undefined) continue;
+      this.orders.delete(oldId);
+      const account = this.accounts.get(old.uid);
+      if (account?.clientOids.get(old.clientOid) === oldId) account.clientOids.delete(old.clientOid);
+    }
+  }
+}

@@ -1,0 +1,500 @@
+import type {
+  HoldSide,
+  MarginMode,
+  OrderType,
+  ProductType,
+  Side,
+  StpMode,
+  TimeInForce,
+} from '../../shared/api/enums';
+import { BUY, SELL, newRestingOrder } from './book/order-book';
+import { EngineError } from './errors';
+import { divCeil, divRound, parseScaled } from './money';
+import { closePosition, openPosition, unrealizedPnl } from './positions';
+import { EngineState, MARKET_OWNER, MAX_PUBLIC_FILLS, type Market } from './state';
+import type { Account, Order, OrderIntent, Position } from './types';
+
+export const MAX_OPEN_ORDERS = 400;
+
+/** An order as E1 (v2) or E2 (v3) asks for it, after schema validation. */
+export interface PlaceOrderInput {
+  readonly symbol: string;
+  readonly productType: ProductType;
+  /** v2 only; v3 uses the contract's margin coin. */
+  readonly marginCoin: string | null;
+  /** v2 only; v3 uses the symbol's setting. */
+  readonly marginMode: MarginMode | null;
+  readonly side: Side;
+  /** v2 hedge mode. */
+  readonly tradeSide: 'open' | 'close' | null;
+  /** v3 hedge mode. */
+  readonly posSide: HoldSide | null;
+  readonly orderType: OrderType;
+  readonly force: TimeInForce;
+  readonly price: string | null;
+  readonly size: string;
+  readonly clientOid: string | null;
+  readonly reduceOnly: boolean;
+  readonly presetStopSurplusPrice: string | null;
+  readonly presetStopLossPrice: string | null;
+  readonly stpMode: StpMode;
+}
+
+type Version = 'v2' | 'v3';
+
+/** Order placement, matching and cancellation. */
+export class Trading {
+  constructor(private readonly state: EngineState) {}
+
+  /** Validates, reserves margin, matches and rests one order. Throws EngineError before any change. */
+  place(account: Account, input: PlaceOrderInput, version: Version, ts: number): Order {
+    const state = this.state;
+    const market = state.market(input.symbol);
+    if (market === undefined || market.contract.productType !== input.productType) {
+      throw version === 'v2'
+        ? EngineError.detailed('symbolNotExistV2', `Parameter symbol ${input.symbol} does not exist`)
+        : EngineError.of('symbolNotExistV3', input.symbol);
+    }
+    const contract = market.contract;
+    if (input.marginCoin !== null && input.marginCoin !== contract.marginCoin) {
+      throw EngineError.detailed(
+        'paramError',
+        `Parameter marginCoin error: ${input.symbol} is margined in ${contract.marginCoin}, not ${input.marginCoin}`,
+      );
+    }
+    const lots = this.parseLots(market, input.size, input.orderType);
+    const price = input.orderType === 'limit' ? this.parsePrice(market, input.price) : 0;
+    const referencePrice = price > 0 ? price : market.lastPrice;
+    const minimum = parseScaled(contract.minTradeUSDT, 8) ?? 0n;
+    if (!market.math.quoteNotionalAtLeast(referencePrice, lots, minimum)) {
+      throw EngineError.of('minNotional', contract.minTradeUSDT);
+    }
+    if (account.openOrders.size >= MAX_OPEN_ORDERS) throw EngineError.of('orderLimit', MAX_OPEN_ORDERS);
+
+    const posMode = account.posModes[contract.productType];
+    const settings = state.settingsFor(account, contract);
+    if (input.marginMode !== null && input.marginMode !== settings.marginMode) {
+      if (this.hasExposure(account, contract.symbol)) {
+        throw EngineError.detailed(
+          'paramError',
+          `Parameter marginMode error: ${contract.symbol} is in ${settings.marginMode} mode while positions or orders exist; close them or order with marginMode=${settings.marginMode}`,
+        );
+      }
+      settings.marginMode = input.marginMode;
+    }
+    const { intent, posSide } = this.intentOf(input, posMode, version);
+    const holdSide: HoldSide =
+      posSide === 'net' ? (input.side === 'buy' ? 'long' : 'short') : posSide;
+    const leverage =
+      settings.marginMode === 'crossed'
+        ? settings.crossLeverage
+        : holdSide === 'long'
+          ? settings.longLeverage
+          : settings.shortLeverage;
+
+    if (intent === 'close') {
+      const target = this.closeTargetSide(input.side, posSide);
+      const position = state.positions.get(EngineState.positionKey(account.uid, contract.symbol, target));
+      if (position === undefined || position.lots === 0) throw EngineError.of('noPositionToClose');
+      const closable = position.lots - this.lockedLots(account, position);
+      if (lots > closable) {
+        throw EngineError.detailed(
+          'noPositionToClose',
+          `Close size exceeds the available position: ${closable} lots can still be closed`,
+        );
+      }
+    }
+
+    let clientOid = input.clientOid;
+    if (clientOid !== null && account.clientOids.has(clientOid)) {
+      throw EngineError.of(version === 'v2' ? 'duplicateClientOidV2' : 'duplicateClientOidV3');
+    }
+    const id = state.nextOrderId;
+    clientOid ??= String(id);
+
+    const order: Order = {
+      id,
+      clientOid,
+      uid: account.uid,
+      symbol: contract.symbol,
+      productType: contract.productType,
+      marginCoin: contract.marginCoin,
+      side: input.side,
+      posSide,
+      intent,
+      posMode,
+      orderType: input.orderType,
+      force: input.orderType === 'market' ? 'ioc' : input.force,
+      price,
+      lots,
+      filledLots: 0,
+      filledValue: 0n,
+      fee: 0n,
+      profit: 0n,
+      reduceOnly: input.reduceOnly || intent === 'close',
+      marginMode: settings.marginMode,
+      leverage,
+      stpMode: input.stpMode,
+      status: 'live',
+      cancelReason: '',
+      source: input.orderType === 'market' ? 'market' : 'normal',
+      apiVersion: version,
+      presetTakeProfit: input.presetStopSurplusPrice ?? '',
+      presetStopLoss: input.presetStopLossPrice ?? '',
+      frozenMargin: 0n,
+      cTime: ts,
+      uTime: ts,
+      resting: null,
+    };
+    const required = this.reserveFor(account, market, order);
+    if (required > 0n) {
+      const available = this.available(account, contract.marginCoin);
+      if (required > available) {
+        throw version === 'v2' ? EngineError.of('maxOpenSize') : EngineError.of('insufficientMarginV3');
+      }
+    }
+
+    // Accepted: from here on the order exists.
+    state.nextOrderId++;
+    state.orders.set(id, order);
+    account.clientOids.set(clientOid, id);
+    order.frozenMargin = required;
+    this.execute(account, market, order, ts);
+    state.version++;
+    return order;
+  }
+
+  /** Cancels an open order. */
+  cancel(order: Order, reason: string, ts: number): void {
+    if (order.status === 'filled' || order.status === 'cancelled') return;
+    const market = this.state.market(order.symbol);
+    if (order.resting !== null && market !== undefined) market.book.remove(order.resting);
+    order.resting = null;
+    order.status = 'cancelled';
+    order.cancelReason = reason;
+    order.frozenMargin = 0n;
+    order.uTime = ts;
+    this.state.accounts.get(order.uid)?.openOrders.delete(order.id);
+    this.state.finishOrder(order);
+    this.state.version++;
+  }
+
+  /** Lots a system participant takes from the book (simulated taker flow); returns lots filled. */
+  systemTake(market: Market, side: Side, lots: number, limit: number, ts: number): number {
+    return this.matchTaker(market, side, lots, limit, MARKET_OWNER, 'none', null, null, ts);
+  }
+
+  /** Available balance of a coin: wallet minus margins and reservations, less crossed losses. */
+  available(account: Account, coin: string): bigint {
+    let available = account.balances.get(coin) ?? 0n;
+    let crossedPnl = 0n;
+    for (const position of this.state.positions.values()) {
+      if (position.uid !== account.uid || position.marginCoin !== coin) continue;
+      available -= position.margin;
+      if (position.marginMode === 'crossed') {
+        const market = this.state.market(position.symbol);
+        if (market !== undefined) crossedPnl += unrealizedPnl(market, position, market.sim.markPrice);
+      }
+    }
+    for (const id of account.openOrders) {
+      const order = this.state.orders.get(id);
+      if (order !== undefined && order.marginCoin === coin) available -= order.frozenMargin;
+    }
+    return crossedPnl < 0n ? available + crossedPnl : available;
+  }
+
+  /** Lots of a position already promised to open closing orders. */
+  lockedLots(account: Account, position: Position): number {
+    let locked = 0;
+    for (const id of account.openOrders) {
+      const order = this.state.orders.get(id);
+      if (order === undefined || order.symbol !== position.symbol || order.intent !== 'close') continue;
+      if (this.closeTargetSide(order.side, order.posSide) === position.holdSide) {
+        locked += order.lots - order.filledLots;
+      }
+    }
+    return locked;
+  }
+
+  private hasExposure(account: Account, symbol: string): boolean {
+    for (const id of account.openOrders) if (this.state.orders.get(id)?.symbol === symbol) return true;
+    for (const side of ['long', 'short'] as const) {
+      if (this.state.positions.has(EngineState.positionKey(account.uid, symbol, side))) return true;
+    }
+    return false;
+  }
+
+  private parseLots(market: Market, size: string, orderType: OrderType): number {
+    const contract = market.contract;
+    const lots = parseScaled(size, contract.volumePlace);
+    if (lots === null) {
+      throw EngineError.of('scaleError', `checkBDScale error value=${size} checkScale=${contract.volumePlace}`);
+    }
+    if (lots < BigInt(contract.minTradeLots)) throw EngineError.of('minSize');
+    const maximum = orderType === 'market' ? contract.maxMarketOrderLots : contract.maxOrderLots;
+    if (lots > BigInt(maximum)) {
+      throw EngineError.detailed(
+        'maxOpenSize',
+        `The order size is greater than the max ${orderType} order size of ${contract.symbol}`,
+      );
+    }
+    return Number(lots);
+  }
+
+  private parsePrice(market: Market, text: string | null): number {
+    const contract = market.contract;
+    const tick = (contract.priceEndStep / 10 ** contract.pricePlace).toFixed(contract.pricePlace);
+    if (text === null) throw EngineError.of('paramEmpty', 'price');
+    const units = parseScaled(text, contract.pricePlace);
+    if (units === null || units % BigInt(contract.priceEndStep) !== 0n) throw EngineError.of('priceTick', tick);
+    if (units <= 0n) throw EngineError.of('paramError', 'price');
+    return Number(units / BigInt(contract.priceEndStep));
+  }
+
+  private intentOf(
+    input: PlaceOrderInput,
+    posMode: Order['posMode'],
+    version: Version,
+  ): { intent: OrderIntent; posSide: HoldSide | 'net' } {
+    if (posMode === 'one_way_mode') {
+      if (version === 'v3' && input.posSide !== null) {
+        throw EngineError.detailed(
+          'positionModeMismatch',
+          'order type for unilateral position must also be unilateral: omit posSide in one-way mode',
+        );
+      }
+      return { intent: input.reduceOnly ? 'close' : 'net', posSide: 'net' };
+    }
+    if (version === 'v2') {
+      if (input.tradeSide === null) {
+        throw EngineError.detailed('positionModeMismatch', 'hedge mode needs tradeSide open or close on every order');
+      }
+      // E1 rule 3: close long is side=buy with tradeSide=close, close short is side=sell.
+      const posSide: HoldSide = input.side === 'buy' ? 'long' : 'short';
+      return { intent: input.tradeSide, posSide };
+    }
+    if (input.posSide === null) {
+      throw EngineError.detailed('positionModeMismatch', 'hedge mode needs posSide long or short on every order');
+    }
+    // E2 rule 6: buy+long opens long, sell+long closes it; sell+short opens short, buy+short closes it.
+    const opens = (input.side === 'buy') === (input.posSide === 'long');
+    return { intent: opens ? 'open' : 'close', posSide: input.posSide };
+  }
+
+  /** The position a closing order reduces. */
+  private closeTargetSide(side: Side, posSide: HoldSide | 'net'): HoldSide {
+    if (posSide !== 'net') return posSide;
+    return side === 'buy' ? 'short' : 'long';
+  }
+
+  private openTargetSide(order: Order): HoldSide {
+    if (order.posSide !== 'net') return order.posSide;
+    return order.side === 'buy' ? 'long' : 'short';
+  }
+
+  /** Margin and fee reserved for the part of an order that may still open a position. */
+  private reserveFor(account: Account, market: Market, order: Order): bigint {
+    if (order.intent === 'close') return 0n;
+    let openable = order.lots - order.filledLots;
+    if (order.intent === 'net') {
+      const opposite = this.state.positions.get(
+        EngineState.positionKey(account.uid, order.symbol, order.side === 'buy' ? 'short' : 'long'),
+      );
+      openable -= opposite?.lots ?? 0;
+    }
+    if (openable <= 0) return 0n;
+    const price = order.price > 0 ? order.price : this.bandPrice(market, order.side);
+    const value = market.math.value(price, openable);
+    return market.math.initialMargin(value, order.leverage) + market.math.fee(value, market.contract.takerFeePpm);
+  }
+
+  /** The worst price a market order may reach: the fair price +/- the contract's band. */
+  private bandPrice(market: Market, side: Side): number {
+    const fair = BigInt(market.sim.fairPrice);
+    const band = BigInt(market.contract.priceBandPpm);
+    const price =
+      side === 'buy' ? divCeil(fair * (1_000_000n + band), 1_000_000n) : (fair * (1_000_000n - band)) / 1_000_000n;
+    return Math.max(1, Number(price));
+  }
+
+  /** Matches a new order, then rests or cancels what is left according to its time in force. */
+  private execute(account: Account, market: Market, order: Order, ts: number): void {
+    const book = market.book;
+    const opposite = order.side === 'buy' ? SELL : BUY;
+    const limit = order.orderType === 'market' ? this.bandPrice(market, order.side) : order.price;
+    const bestOpposite = book.bestPrice(opposite);
+    const crosses =
+      bestOpposite !== undefined && (order.side === 'buy' ? bestOpposite <= limit : bestOpposite >= limit);
+
+    if (order.force === 'post_only' && crosses) {
+      account.openOrders.add(order.id);
+      this.cancel(order, 'post_only_would_take', ts);
+      return;
+    }
+    if (order.force === 'fok') {
+      const excluded = order.stpMode === 'none' ? null : account.owner;
+      if (book.lotsUpTo(opposite, limit, excluded) < order.lots) {
+        account.openOrders.add(order.id);
+        this.cancel(order, 'fok_not_filled', ts);
+        return;
+      }
+    }
+    account.openOrders.add(order.id);
+    if (crosses) {
+      this.matchTaker(market, order.side, order.lots, limit, account.owner, order.stpMode, order, account, ts);
+    }
+    if (order.status === 'cancelled') return;
+    const remaining = order.lots - order.filledLots;
+    if (remaining === 0) {
+      this.finishFilled(order, ts);
+      return;
+    }
+    if (order.orderType === 'market' || order.force === 'ioc' || order.force === 'fok') {
+      this.cancel(order, order.orderType === 'market' ? 'market_no_liquidity' : 'ioc_remainder', ts);
+      return;
+    }
+    const resting = newRestingOrder(order.id, order.side === 'buy' ? BUY : SELL, order.price, remaining, account.owner);
+    order.resting = resting;
+    book.add(resting);
+    order.frozenMargin = this.reserveFor(account, market, order);
+  }
+
+  /**
+   * Takes liquidity from the opposite side up to `limit`, in price-time priority. `order` and
+   * `account` are null for the simulated market. Returns the lots filled.
+   */
+  private matchTaker(
+    market: Market,
+    side: Side,
+    lots: number,
+    limit: number,
+    owner: number,
+    stpMode: StpMode,
+    order: Order | null,
+    account: Account | null,
+    ts: number,
+  ): number {
+    const book = market.book;
+    const opposite = side === 'buy' ? SELL : BUY;
+    let remaining = lots;
+    while (remaining > 0) {
+      const level = book.best(opposite);
+      if (level === undefined || (side === 'buy' ? level.price > limit : level.price < limit)) break;
+      const maker = level.head;
+      if (maker === null) break;
+      const makerOrder = maker.owner === MARKET_OWNER ? undefined : this.state.orders.get(maker.id);
+      if (owner !== MARKET_OWNER && maker.owner === owner && stpMode !== 'none') {
+        if (stpMode === 'cancel_maker' || stpMode === 'cancel_both') {
+          if (makerOrder !== undefined) this.cancel(makerOrder, 'stp_cancel_maker', ts);
+          else book.remove(maker);
+        }
+        if ((stpMode === 'cancel_taker' || stpMode === 'cancel_both') && order !== null) {
+          this.cancel(order, 'stp_cancel_taker', ts);
+          return lots - remaining;
+        }
+        continue;
+      }
+      let quantity = Math.min(remaining, maker.remaining);
+      if (order !== null && order.intent === 'close') quantity = Math.min(quantity, this.closeCapacity(order));
+      if (quantity === 0) {
+        if (order !== null) this.cancel(order, 'position_closed', ts);
+        return lots - remaining;
+      }
+      const makerAccount = makerOrder === undefined ? undefined : this.state.accounts.get(makerOrder.uid);
+      if (makerOrder !== undefined && makerOrder.intent === 'close') {
+        const capacity = this.closeCapacity(makerOrder);
+        if (capacity === 0) {
+          this.cancel(makerOrder, 'position_closed', ts);
+          continue;
+        }
+        quantity = Math.min(quantity, capacity);
+      }
+      const price = maker.price;
+      book.fill(maker, quantity);
+      if (makerOrder !== undefined && makerAccount !== undefined) {
+        this.applyFill(makerAccount, market, makerOrder, quantity, price, true, ts);
+        if (maker.remaining === 0) {
+          makerOrder.resting = null;
+          this.finishFilled(makerOrder, ts);
+        }
+      }
+      if (order !== null && account !== null) this.applyFill(account, market, order, quantity, price, false, ts);
+      this.recordPublicFill(market, price, quantity, side, ts);
+      remaining -= quantity;
+    }
+    return lots - remaining;
+  }
+
+  private closeCapacity(order: Order): number {
+    const target = this.closeTargetSide(order.side, order.posSide);
+    const position = this.state.positions.get(EngineState.positionKey(order.uid, order.symbol, target));
+    return Math.min(order.lots - order.filledLots, position?.lots ?? 0);
+  }
+
+  private applyFill(
+    account: Account,
+    market: Market,
+    order: Order,
+    lots: number,
+    price: number,
+    maker: boolean,
+    ts: number,
+  ): void {
+    const state = this.state;
+    const math = market.math;
+    const fee = math.fee(math.value(price, lots), maker ? market.contract.makerFeePpm : market.contract.takerFeePpm);
+    order.filledLots += lots;
+    order.filledValue += BigInt(price) * BigInt(lots);
+    order.fee += fee;
+    order.uTime = ts;
+    order.status = order.filledLots === order.lots ? 'filled' : 'partially_filled';
+
+    let closeLots = 0;
+    let position: Position | undefined;
+    if (order.intent !== 'open') {
+      const target = this.closeTargetSide(order.side, order.posSide);
+      position = state.positions.get(EngineState.positionKey(account.uid, order.symbol, target));
+      closeLots = Math.min(lots, position?.lots ?? 0);
+    }
+    const openLots = order.intent === 'close' ? 0 : lots - closeLots;
+    const closeFee = closeLots === lots ? fee : divRound(fee * BigInt(closeLots), BigInt(lots));
+    if (closeLots > 0 && position !== undefined) {
+      order.profit += closePosition(state, account, market, position, closeLots, price, closeFee, ts);
+      if (position.lots === 0) this.cancelOrphanedCloses(account, position, order, ts);
+    }
+    if (openLots > 0) {
+      openPosition(state, account, market, order, this.openTargetSide(order), openLots, price, fee - closeFee, ts);
+    }
+    order.frozenMargin = order.resting === null && order.filledLots === order.lots ? 0n : this.reserveFor(account, market, order);
+    state.version++;
+  }
+
+  /** Closing orders of a position that no longer exists are cancelled, never left to open one. */
+  private cancelOrphanedCloses(account: Account, position: Position, current: Order, ts: number): void {
+    for (const id of [...account.openOrders]) {
+      const order = this.state.orders.get(id);
+      if (order === undefined || order === current || order.symbol !== position.symbol || order.intent !== 'close') {
+        continue;
+      }
+      if (this.closeTargetSide(order.side, order.posSide) === position.holdSide) {
+        this.cancel(order, 'position_closed', ts);
+      }
+    }
+  }
+
+  private finishFilled(order: Order, ts: number): void {
+    order.status = 'filled';
+    order.frozenMargin = 0n;
+    order.uTime = ts;
+    this.state.accounts.get(order.uid)?.openOrders.delete(order.id);
+    this.state.finishOrder(order);
+  }
+
+  private recordPublicFill(market: Market, price: number, lots: number, side: Side, ts: number): void {
+    market.fills.push({ tradeId: this.state.nextTradeId++, price, lots, side, ts });
+    // Trim in chunks so the hot path does not shift the whole array on every fill.
+    if (market.fills.length > MAX_PUBLIC_FILLS + 1_000) market.fills.splice(0, market.fills.length - MAX_PUBLIC_FILLS);
+    market.lastPrice = price;
+    market.sim.recordTrade(ts, price, lots);
+  }
+}

@@ -1,0 +1,585 @@
+import type { ProductType, RecordCategory } from '../../shared/api/enums';
+import { BUY, SELL } from './book/order-book';
+import { lotSize, tickSize } from './contracts';
+import { EngineError } from './errors';
+import { formatMoney, formatScaled } from './money';
+import { averagePrice, lotsText, priceText, unrealizedPnl } from './positions';
+import type { Engine } from './engine';
+import { EngineState, type Market } from './state';
+import type { Account, FinancialRecord, Order, Position, TriggerPlan } from './types';
+import { depthScales, mergeLevels, resolveDepthRequest } from '../market/merge-depth';
+
+const DAY_MS = 86_400_000;
+
+/** Read-only answers of the API, built from the engine's state with the API's field names. */
+export class Views {
+  private tickerCache = new Map<ProductType, { version: number; clock: number; data: TickerView[] }>();
+
+  constructor(private readonly engine: Engine) {}
+
+  private get state(): EngineState {
+    return this.engine.state;
+  }
+
+  private marketsOf(productType: ProductType): Market[] {
+    return [...this.state.markets.values()].filter((market) => market.contract.productType === productType);
+  }
+
+  contracts(productType: ProductType, symbol: string | undefined): ContractView[] {
+    const markets = this.marketsOf(productType).filter((market) => symbol === undefined || market.contract.symbol === symbol);
+    if (symbol !== undefined && markets.length === 0) {
+      throw EngineError.detailed('symbolNotExistV2', `Parameter symbol ${symbol} does not exist in ${productType}`);
+    }
+    return markets.map(({ contract }) => ({
+      symbol: contract.symbol,
+      productType: contract.productType,
+      baseCoin: contract.baseCoin,
+      quoteCoin: contract.quoteCoin,
+      supportMarginCoins: [contract.marginCoin],
+      pricePlace: String(contract.pricePlace),
+      priceEndStep: String(contract.priceEndStep),
+      volumePlace: String(contract.volumePlace),
+      sizeMultiplier: lotSize(contract),
+      minTradeNum: formatScaled(contract.minTradeLots, contract.volumePlace),
+      minTradeUSDT: contract.minTradeUSDT,
+      maxLever: String(contract.maxLever),
+      minLever: String(contract.minLever),
+      makerFeeRate: formatScaled(contract.makerFeePpm, 6),
+      takerFeeRate: formatScaled(contract.takerFeePpm, 6),
+      fundInterval: String(contract.fundIntervalHours),
+      symbolStatus: 'normal',
+      symbolType: 'perpetual',
+      maxMarketOrderQty: formatScaled(contract.maxMarketOrderLots, contract.volumePlace),
+      maxOrderQty: formatScaled(contract.maxOrderLots, contract.volumePlace),
+      buyLimitPriceRatio: formatScaled(contract.priceBandPpm, 6),
+      sellLimitPriceRatio: formatScaled(contract.priceBandPpm, 6),
+      priceMultiplier: tickSize(contract),
+      deliveryTime: '',
+      deliveryStartTime: '',
+      deliveryStatus: '',
+    }));
+  }
+
+  tickers(productType: ProductType): TickerView[] {
+    const cached = this.tickerCache.get(productType);
+    if (cached !== undefined && cached.version === this.state.version && cached.clock === this.state.clock) {
+      return cached.data;
+    }
+    const data = this.marketsOf(productType).map((market) => this.ticker(market));
+    this.tickerCache.set(productType, { version: this.state.version, clock: this.state.clock, data });
+    return data;
+  }
+
+  private ticker(market: Market): TickerView {
+    const { book, sim, contract } = market;
+    const stats = sim.stats.view(this.state.clock);
+    const bestBid = book.best(BUY);
+    const bestAsk = book.best(SELL);
+    const price = (ticks: number) => priceText(market, ticks);
+    const last = market.lastPrice;
+    const open24h = stats.open24h;
+    const openUtc = stats.openUtc;
+    let holding = 0;
+    for (const position of this.state.positions.values()) if (position.symbol === contract.symbol) holding += position.lots;
+    const quoteVolume = formatScaled(
+      stats.quoteVolumeUnits * BigInt(contract.priceEndStep),
+      contract.pricePlace + contract.volumePlace,
+    );
+    return {
+      symbol: contract.symbol,
+      lastPr: price(last),
+      askPr: bestAsk === undefined ? '' : price(bestAsk.price),
+      bidPr: bestBid === undefined ? '' : price(bestBid.price),
+      bidSz: bestBid === undefined ? '0' : lotsText(market, bestBid.totalLots),
+      askSz: bestAsk === undefined ? '0' : lotsText(market, bestAsk.totalLots),
+      high24h: price(stats.high24h),
+      low24h: price(stats.low24h),
+      ts: String(this.state.clock),
+      change24h: ratio(last - open24h, open24h),
+      baseVolume: lotsText(market, stats.baseVolumeLots),
+      quoteVolume,
+      usdtVolume: contract.kind === 'inverse' ? quoteVolume : quoteVolume,
+      openUtc: price(openUtc),
+      changeUtc24h: ratio(last - openUtc, openUtc),
+      indexPrice: price(sim.indexPrice),
+      fundingRate: '0.0001',
+      holdingAmount: lotsText(market, holding),
+      open24h: price(open24h),
+      deliveryStartTime: null,
+      deliveryTime: null,
+      deliveryStatus: '',
+      markPrice: price(sim.markPrice),
+    };
+  }
+
+  mergeDepth(
+    symbol: string,
+    productType: ProductType,
+    precision: 'scale0' | 'scale1' | 'scale2' | 'scale3',
+    limit: '1' | '5' | '15' | '50' | 'max' | undefined,
+  ): MergeDepthView {
+    const market = this.engine.marketFor(symbol, productType);
+    const { contract, book } = market;
+    const scales = depthScales(contract.pricePlace, contract.priceEndStep);
+    const request = resolveDepthRequest(precision, limit, scales.length);
+    const mergeTicks = 10 ** request.scaleIndex;
+    const side = (bookSide: typeof BUY | typeof SELL, name: 'bids' | 'asks') => {
+      const levels: Array<[number, number]> = [];
+      for (const level of book.levels(bookSide)) levels.push([level.price, level.totalLots]);
+      return mergeLevels(levels, name, mergeTicks, request.maxLevels).map(
+        ([price, lots]) => [Number(priceText(market, price)), Number(lotsText(market, lots))] as [number, number],
+      );
+    };
+    return {
+      asks: side(SELL, 'asks'),
+      bids: side(BUY, 'bids'),
+      precision,
+      scale: scales[request.scaleIndex] ?? tickSize(contract),
+      isMaxPrecision: request.isMaxPrecision,
+      ts: String(this.state.clock),
+    };
+  }
+
+  fillsHistory(
+    symbol: string,
+    productType: ProductType,
+    query: { limit: number; idLessThan?: string | undefined; startTime?: number | undefined; endTime?: number | undefined },
+  ): FillView[] {
+    const market = this.engine.marketFor(symbol, productType);
+    const before = query.idLessThan === undefined ? Number.POSITIVE_INFINITY : Number(query.idLessThan);
+    const { start, end } = window(query.startTime, query.endTime, 7 * DAY_MS, this.state.clock);
+    const result: FillView[] = [];
+    for (let index = market.fills.length - 1; index >= 0 && result.length < query.limit; index--) {
+      const fill = market.fills[index];
+      if (fill === undefined) break;
+      if (fill.tradeId >= before || fill.ts > end) continue;
+      if (fill.ts < start) break;
+      result.push({
+        tradeId: String(fill.tradeId),
+        price: priceText(market, fill.price),
+        size: lotsText(market, fill.lots),
+        side: fill.side === 'buy' ? 'Buy' : 'Sell',
+        ts: String(fill.ts),
+        symbol: market.contract.symbol,
+      });
+    }
+    return result;
+  }
+
+  allPositions(account: Account, productType: ProductType, marginCoin: string | undefined): PositionView[] {
+    return this.state
+      .positionsOf(account.uid)
+      .filter((position) => position.productType === productType)
+      .filter((position) => marginCoin === undefined || position.marginCoin === marginCoin)
+      .map((position) => this.position(account, position));
+  }
+
+  private position(account: Account, position: Position): PositionView {
+    const market = this.state.market(position.symbol) as Market;
+    const mark = market.sim.markPrice;
+    const pnl = unrealizedPnl(market, position, mark);
+    const locked = this.engine.trading.lockedLots(account, position);
+    let openDelegate = 0;
+    for (const id of account.openOrders) {
+      const order = this.state.orders.get(id);
+      if (order === undefined || order.symbol !== position.symbol || order.intent === 'close') continue;
+      const opens = order.posSide === 'net' ? (order.side === 'buy' ? 'long' : 'short') : order.posSide;
+      if (opens === position.holdSide) openDelegate += order.lots - order.filledLots;
+    }
+    const takeProfit = this.planOf(position, 'pos_profit');
+    const stopLoss = this.planOf(position, 'pos_loss');
+    const value = market.math.value(mark, position.lots);
+    const takerPpm = BigInt(market.contract.takerFeePpm);
+    // Breakeven: the exit price at which PnL covers the opening and the closing taker fee.
+    const breakEven = averagePriceScaled(
+      market,
+      position.holdSide === 'long'
+        ? (position.openValue * (1_000_000n + takerPpm)) / (1_000_000n - takerPpm)
+        : (position.openValue * (1_000_000n - takerPpm)) / (1_000_000n + takerPpm),
+      position.lots,
+    );
+    const equity = position.margin + pnl;
+    return {
+      symbol: position.symbol,
+      marginCoin: position.marginCoin,
+      holdSide: position.holdSide,
+      openDelegateSize: lotsText(market, openDelegate),
+      marginSize: formatMoney(position.margin),
+      available: lotsText(market, position.lots - locked),
+      locked: lotsText(market, locked),
+      total: lotsText(market, position.lots),
+      leverage: String(position.leverage),
+      achievedProfits: formatMoney(position.achievedProfits),
+      openPriceAvg: averagePrice(market, position.openValue, position.lots),
+      marginMode: position.marginMode,
+      posMode: position.posMode,
+      unrealizedPL: formatMoney(pnl),
+      liquidationPrice: '0',
+      keepMarginRate: '0.004',
+      markPrice: priceText(market, mark),
+      marginRatio: value === 0n || equity <= 0n ? '0' : ratioOf((value * 4_000n) / 1_000_000n, equity),
+      breakEvenPrice: breakEven,
+      totalFee: position.fundingFee === null ? '' : formatMoney(position.fundingFee),
+      deductedFee: formatMoney(position.deductedFee),
+      takeProfit: takeProfit === undefined ? '' : priceText(market, takeProfit.triggerPrice),
+      stopLoss: stopLoss === undefined ? '' : priceText(market, stopLoss.triggerPrice),
+      takeProfitId: takeProfit === undefined ? '' : String(takeProfit.id),
+      stopLossId: stopLoss === undefined ? '' : String(stopLoss.id),
+      assetMode: 'single',
+      cTime: String(position.cTime),
+      uTime: String(position.uTime),
+    };
+  }
+
+  private planOf(position: Position, kind: TriggerPlan['kind']): TriggerPlan | undefined {
+    for (const plan of this.state.plans.values()) {
+      if (plan.uid === position.uid && plan.symbol === position.symbol && plan.holdSide === position.holdSide && plan.kind === kind) {
+        return plan;
+      }
+    }
+    return undefined;
+  }
+
+  historyPositions(
+    account: Account,
+    query: {
+      symbol?: string | undefined;
+      productType: ProductType;
+      idLessThan?: string | undefined;
+      startTime?: number | undefined;
+      endTime?: number | undefined;
+      limit: number;
+    },
+  ): { list: unknown[]; endId: string } {
+    const { start, end } = window(query.startTime, query.endTime, 90 * DAY_MS, this.state.clock);
+    const before = query.idLessThan === undefined ? Number.POSITIVE_INFINITY : Number(query.idLessThan);
+    const list = [];
+    const history = account.historyPositions;
+    for (let index = history.length - 1; index >= 0 && list.length < query.limit; index--) {
+      const item = history[index];
+      if (item === undefined) break;
+      if (query.symbol !== undefined ? item.symbol !== query.symbol : item.productType !== query.productType) continue;
+      if (Number(item.positionId) >= before || item.uTime > end || item.uTime < start) continue;
+      const { productType: _productType, cTime, uTime, ...rest } = item;
+      list.push({ ...rest, cTime: String(cTime), uTime: String(uTime) });
+    }
+    const last = list[list.length - 1];
+    return { list, endId: last === undefined ? '' : last.positionId };
+  }
+
+  pendingOrders(
+    account: Account,
+    query: {
+      productType: ProductType;
+      orderId?: string | undefined;
+      clientOid?: string | undefined;
+      symbol?: string | undefined;
+      status?: 'live' | 'partially_filled' | undefined;
+      idLessThan?: string | undefined;
+      startTime?: number | undefined;
+      endTime?: number | undefined;
+      limit: number;
+    },
+  ): { entrustedList: PendingOrderView[] | null; endId: string } {
+    const status = query.status ?? 'live';
+    const { start, end } = window(query.startTime, query.endTime, 90 * DAY_MS, this.state.clock);
+    const before = query.idLessThan === undefined ? Number.POSITIVE_INFINITY : Number(query.idLessThan);
+    let wanted: number | undefined;
+    if (query.orderId !== undefined) wanted = Number(query.orderId);
+    else if (query.clientOid !== undefined) wanted = account.clientOids.get(query.clientOid) ?? -1;
+    const orders = [...account.openOrders]
+      .map((id) => this.state.orders.get(id))
+      .filter((order): order is Order => order !== undefined)
+      .filter((order) => order.productType === query.productType && order.status === status)
+      .filter((order) => query.symbol === undefined || order.symbol === query.symbol)
+      .filter((order) => wanted === undefined || order.id === wanted)
+      .filter((order) => order.id < before && order.cTime >= start && order.cTime <= end)
+      .sort((a, b) => b.id - a.id)
+      .slice(0, query.limit);
+    const list = orders.map((order) => this.pendingOrder(order));
+    const last = orders[orders.length - 1];
+    return { entrustedList: list.length === 0 ? null : list, endId: last === undefined ? '' : String(last.id) };
+  }
+
+  private pendingOrder(order: Order): PendingOrderView {
+    const market = this.state.market(order.symbol) as Market;
+    const live = order.status === 'live';
+    return {
+      symbol: order.symbol,
+      size: lotsText(market, order.lots),
+      orderId: String(order.id),
+      clientOid: order.clientOid,
+      baseVolume: lotsText(market, order.filledLots),
+      fee: formatMoney(-order.fee),
+      price: order.price === 0 ? '' : priceText(market, order.price),
+      priceAvg: live ? '' : averagePrice(market, order.filledValue, order.filledLots),
+      status: order.status === 'partially_filled' ? 'partially_filled' : 'live',
+      side: order.side,
+      force: order.force,
+      totalProfits: live ? '' : formatMoney(order.profit),
+      posSide: order.posSide,
+      marginCoin: order.marginCoin,
+      quoteVolume: formatScaled(order.filledValue * BigInt(market.contract.priceEndStep), market.contract.pricePlace + market.contract.volumePlace),
+      leverage: String(order.leverage),
+      marginMode: order.marginMode,
+      reduceOnly: order.reduceOnly ? 'YES' : 'NO',
+      enterPointSource: 'API',
+      tradeSide: reportedTradeSide(order),
+      posMode: order.posMode,
+      orderType: order.orderType,
+      orderSource: order.source,
+      cTime: String(order.cTime),
+      uTime: String(order.uTime),
+      presetStopSurplusPrice: order.presetTakeProfit,
+      presetStopSurplusType: order.presetTakeProfit === '' ? '' : 'fill_price',
+      presetStopSurplusExecutePrice: '',
+      presetStopLossPrice: order.presetStopLoss,
+      presetStopLossType: order.presetStopLoss === '' ? '' : 'fill_price',
+      presetStopLossExecutePrice: '',
+    };
+  }
+
+  orderInfo(account: Account, orderId: string | undefined, clientOid: string | undefined): OrderInfoView {
+    const order = this.engine.findOrder(account, orderId ?? null, clientOid ?? null);
+    if (order === undefined) throw EngineError.of('orderNotExistV3');
+    const market = this.state.market(order.symbol) as Market;
+    return {
+      orderId: String(order.id),
+      clientOid: order.clientOid,
+      category: order.productType,
+      symbol: order.symbol,
+      orderType: order.orderType,
+      side: order.side,
+      price: order.price === 0 ? '' : priceText(market, order.price),
+      qty: lotsText(market, order.lots),
+      amount: order.price === 0 ? '' : formatScaled(BigInt(order.price) * BigInt(order.lots) * BigInt(market.contract.priceEndStep), market.contract.pricePlace + market.contract.volumePlace),
+      cumExecQty: lotsText(market, order.filledLots),
+      cumExecValue: formatScaled(order.filledValue * BigInt(market.contract.priceEndStep), market.contract.pricePlace + market.contract.volumePlace),
+      avgPrice: order.filledLots === 0 ? '' : averagePrice(market, order.filledValue, order.filledLots),
+      timeInForce: order.force,
+      orderStatus: order.status,
+      posSide: order.posSide === 'net' ? '' : order.posSide,
+      holdMode: order.posMode,
+      tradeSide: order.intent === 'close' ? 'close' : 'open',
+      stpMode: order.stpMode,
+      reduceOnly: order.reduceOnly ? 'YES' : 'NO',
+      feeDetail: [{ feeCoin: order.marginCoin, fee: formatMoney(-order.fee) }],
+      cancelReason: order.cancelReason,
+      execType: 'normal',
+      createdTime: String(order.cTime),
+      updatedTime: String(order.uTime),
+    };
+  }
+
+  financialRecords(
+    account: Account,
+    query: {
+      category: RecordCategory;
+      coin?: string | undefined;
+      type?: string | undefined;
+      startTime?: number | undefined;
+      endTime?: number | undefined;
+      limit: number;
+      cursor?: string | undefined;
+    },
+  ): { list: unknown[]; cursor: string } {
+    const { start, end } = window(query.startTime, query.endTime, 30 * DAY_MS, this.state.clock);
+    const before = query.cursor === undefined ? Number.POSITIVE_INFINITY : Number(query.cursor);
+    const list: FinancialRecord[] = [];
+    const records = account.records;
+    for (let index = records.length - 1; index >= 0 && list.length < query.limit; index--) {
+      const record = records[index];
+      if (record === undefined) break;
+      if (record.id >= before || record.ts > end) continue;
+      if (record.ts < start) break;
+      if (record.category !== query.category) continue;
+      if (query.coin !== undefined && record.coin !== query.coin) continue;
+      if (query.type !== undefined && record.type !== query.type) continue;
+      list.push(record);
+    }
+    const last = list[list.length - 1];
+    return {
+      list: list.map((record) => ({
+        category: record.category,
+        id: String(record.id),
+        symbol: record.symbol,
+        coin: record.coin,
+        type: record.type,
+        amount: formatMoney(record.amount),
+        fee: formatMoney(record.fee),
+        balance: formatMoney(record.balance),
+        ts: String(record.ts),
+      })),
+      cursor: last === undefined ? '' : String(last.id),
+    };
+  }
+
+  maxTransferable(account: Account, coin: string): { coin: string; maxTransfer: string; borrowMaxTransfer: string } {
+    const available = this.engine.trading.available(account, coin);
+    return { coin, maxTransfer: formatMoney(available > 0n ? available : 0n), borrowMaxTransfer: '0' };
+  }
+
+  futureAssets(account: Account, productType: ProductType): FutureAssetView[] {
+    const coins = productType === 'USDT-FUTURES' ? ['USDT'] : productType === 'USDC-FUTURES' ? ['USDC'] : ['BTC', 'ETH'];
+    return coins
+      .filter((coin) => productType !== 'COIN-FUTURES' || coin === 'BTC' || account.balances.has(coin))
+      .map((coin) => {
+        const balance = account.balances.get(coin) ?? 0n;
+        let pnl = 0n;
+        let margin = 0n;
+        for (const position of this.state.positions.values()) {
+          if (position.uid !== account.uid || position.marginCoin !== coin) continue;
+          const market = this.state.market(position.symbol) as Market;
+          pnl += unrealizedPnl(market, position, market.sim.markPrice);
+          margin += position.margin;
+        }
+        const available = this.engine.trading.available(account, coin);
+        const equity = balance + pnl;
+        const usdt = coin === 'USDT' || coin === 'USDC' ? equity : this.toUsdt(coin, equity);
+        return {
+          marginCoin: coin,
+          available: formatMoney(balance - margin),
+          frozen: formatMoney(balance - margin - available > 0n ? balance - margin - available : 0n),
+          locked: formatMoney(margin),
+          crossedMaxAvailable: formatMoney(available > 0n ? available : 0n),
+          isolatedMaxAvailable: formatMoney(available > 0n ? available : 0n),
+          maxTransferOut: formatMoney(available > 0n ? available : 0n),
+          accountEquity: formatMoney(equity),
+          usdtEquity: formatMoney(usdt),
+          btcEquity: formatMoney(this.toBtc(usdt)),
+          unrealizedPL: formatMoney(pnl),
+          uTime: String(this.state.clock),
+        };
+      });
+  }
+
+  private btcPriceMoney(): bigint {
+    const market = this.state.market('BTCUSDT');
+    if (market === undefined) return 0n;
+    // Price of 1 BTC in 1e-8 USDT.
+    return BigInt(market.sim.markPrice * market.contract.priceEndStep) * 10n ** BigInt(8 - market.contract.pricePlace);
+  }
+
+  private toUsdt(coin: string, amount: bigint): bigint {
+    if (coin !== 'BTC') return 0n;
+    return (amount * this.btcPriceMoney()) / 100_000_000n;
+  }
+
+  private toBtc(usdt: bigint): bigint {
+    const price = this.btcPriceMoney();
+    return price === 0n ? 0n : (usdt * 100_000_000n) / price;
+  }
+
+  positionKey(uid: string, symbol: string, holdSide: string): string {
+    return EngineState.positionKey(uid, symbol, holdSide);
+  }
+}
+
+function reportedTradeSide(order: Order): string {
+  if (order.posMode === 'one_way_mode') return order.side === 'buy' ? 'buy_single' : 'sell_single';
+  return order.intent === 'close' ? 'close' : 'open';
+}
+
+/** Resolves a time window the way the spec describes: a missing end is start + span, a missing start is end - span. */
+function window(
+  startTime: number | undefined,
+  endTime: number | undefined,
+  span: number,
+  now: number,
+): { start: number; end: number } {
+  if (startTime !== undefined && endTime !== undefined) return { start: startTime, end: endTime };
+  if (startTime !== undefined) return { start: startTime, end: startTime + span };
+  const end = endTime ?? now;
+  return { start: end - span, end };
+}
+
+function ratio(numerator: number, denominator: number): string {
+  if (denominator === 0) return '0';
+  return (Math.round((numerator / denominator) * 1e6) / 1e6).toString();
+}
+
+function ratioOf(numerator: bigint, denominator: bigint): string {
+  return formatScaled((numerator * 1_000_000n) / denominator, 6);
+}
+
+function averagePriceScaled(market: Market, ticksLots: bigint, lots: number): string {
+  return averagePrice(market, ticksLots, lots);
+}
+
+export interface ContractView {
+  symbol: string;
+  productType: ProductType;
+  baseCoin: string;
+  quoteCoin: string;
+  supportMarginCoins: string[];
+  pricePlace: string;
+  priceEndStep: string;
+  volumePlace: string;
+  sizeMultiplier: string;
+  minTradeNum: string;
+  minTradeUSDT: string;
+  maxLever: string;
+  minLever: string;
+  makerFeeRate: string;
+  takerFeeRate: string;
+  fundInterval: string;
+  symbolStatus: string;
+  symbolType: string;
+  maxMarketOrderQty: string;
+  maxOrderQty: string;
+  buyLimitPriceRatio: string;
+  sellLimitPriceRatio: string;
+  priceMultiplier: string;
+  deliveryTime: string;
+  deliveryStartTime: string;
+  deliveryStatus: string;
+}
+
+export interface TickerView {
+  symbol: string;
+  lastPr: string;
+  askPr: string;
+  bidPr: string;
+  bidSz: string;
+  askSz: string;
+  high24h: string;
+  low24h: string;
+  ts: string;
+  change24h: string;
+  baseVolume: string;
+  quoteVolume: string;
+  usdtVolume: string;
+  openUtc: string;
+  changeUtc24h: string;
+  indexPrice: string;
+  fundingRate: string;
+  holdingAmount: string;
+  open24h: string;
+  deliveryStartTime: string | null;
+  deliveryTime: string | null;
+  deliveryStatus: string;
+  markPrice: string;
+}
+
+export interface MergeDepthView {
+  asks: Array<[number, number]>;
+  bids: Array<[number, number]>;
+  precision: string;
+  scale: string;
+  isMaxPrecision: 'YES' | 'NO';
+  ts: string;
+}
+
+export interface FillView {
+  tradeId: string;
+  price: string;
+  size: string;
+  side: string;
+  ts: string;
+  symbol: string;
+}
+
+export type PositionView = Record<string, string>;
+export type PendingOrderView = Record<string, string>;
+export type OrderInfoView = Record<string, string | Array<{ feeCoin: string; fee: string }>>;
+export type FutureAssetView = Record<string, string>;
