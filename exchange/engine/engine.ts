@@ -65,10 +65,15 @@ export interface EngineOptions {
  * EngineError before it changes anything, or applied completely.
  */
 export class Engine {
-  readonly state = new EngineState();
-  readonly trading = new Trading(this.state);
+  readonly state: EngineState;
+  readonly trading: Trading;
 
-  constructor(readonly options: EngineOptions) {
+  constructor(
+    readonly options: EngineOptions,
+    nextRecordId = 1,
+  ) {
+    this.state = new EngineState(nextRecordId);
+    this.trading = new Trading(this.state);
     for (const contract of options.contracts) {
       this.state.addMarket(contract, MarketSimulation.create(contract, options.seed));
     }

@@ -1,0 +1,177 @@
+import { newRestingOrder, type BookSide } from './book/order-book';
+import { Engine, type EngineOptions } from './engine';
+import { MarketSimulation, type MarketSimulationSnapshot } from './market-sim';
+import type { Account, Order, Position, TriggerPlan } from './types';
+
+/**
+ * The whole engine state as plain JSON data (bigints written as {"$bigint": "..."}), and back.
+ * Restoring then applying the same commands gives exactly the state the original reaches.
+ */
+export const SNAPSHOT_FORMAT = 1;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export function encodeBigints(value: unknown): Json {
+  if (typeof value === 'bigint') return { $bigint: value.toString() };
+  if (Array.isArray(value)) return value.map(encodeBigints);
+  if (value !== null && typeof value === 'object') {
+    const out: { [key: string]: Json } = {};
+    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = encodeBigints(item);
+    return out;
+  }
+  return value as Json;
+}
+
+export function decodeBigints(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(decodeBigints);
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    if (typeof record.$bigint === 'string' && Object.keys(record).length === 1) return BigInt(record.$bigint);
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(record)) out[key] = decodeBigints(item);
+    return out;
+  }
+  return value;
+}
+
+interface AccountSnapshot extends Omit<
+  Account,
+  'balances' | 'symbolSettings' | 'depositAccounts' | 'openOrders' | 'clientOids'
+> {
+  balances: Array<[string, bigint]>;
+  symbolSettings: Array<[string, Account['symbolSettings'] extends Map<string, infer V> ? V : never]>;
+  depositAccounts: Array<[string, string]>;
+  openOrders: number[];
+  clientOids: Array<[string, number]>;
+}
+
+interface MarketSnapshot {
+  symbol: string;
+  lastPrice: number;
+  fills: unknown[];
+  sim: MarketSimulationSnapshot;
+  /** Resting orders per side in priority order: [id, price, remaining, owner]. */
+  bids: Array<[number, number, number, number]>;
+  asks: Array<[number, number, number, number]>;
+}
+
+interface EngineSnapshot {
+  format: number;
+  clock: number;
+  nextOrderId: number;
+  nextTradeId: number;
+  nextPositionId: number;
+  nextOwner: number;
+  nextRecordId: number;
+  marketPaused: boolean;
+  accounts: AccountSnapshot[];
+  orders: Array<Omit<Order, 'resting'>>;
+  finishedOrders: number[];
+  positions: Position[];
+  plans: TriggerPlan[];
+  markets: MarketSnapshot[];
+}
+
+export function takeSnapshot(engine: Engine): Json {
+  const state = engine.state;
+  const snapshot: EngineSnapshot = {
+    format: SNAPSHOT_FORMAT,
+    clock: state.clock,
+    nextOrderId: state.nextOrderId,
+    nextTradeId: state.nextTradeId,
+    nextPositionId: state.nextPositionId,
+    nextOwner: state.nextOwner,
+    nextRecordId: state.ledger.nextId,
+    marketPaused: state.marketPaused,
+    accounts: [...state.accounts.values()].map((account) => ({
+      ...account,
+      balances: [...account.balances],
+      symbolSettings: [...account.symbolSettings],
+      depositAccounts: [...account.depositAccounts],
+      openOrders: [...account.openOrders],
+      clientOids: [...account.clientOids],
+    })),
+    orders: [...state.orders.values()].map(({ resting: _resting, ...order }) => order),
+    finishedOrders: [...state.finishedOrders],
+    positions: [...state.positions.values()],
+    plans: [...state.plans.values()],
+    markets: [...state.markets.values()].map((market) => {
+      const side = (bookSide: BookSide) => {
+        const orders: Array<[number, number, number, number]> = [];
+        for (const level of market.book.levels(bookSide)) {
+          for (let order = level.head; order !== null; order = order.next) {
+            orders.push([order.id, order.price, order.remaining, order.owner]);
+          }
+        }
+        return orders;
+      };
+      return {
+        symbol: market.contract.symbol,
+        lastPrice: market.lastPrice,
+        fills: market.fills,
+        sim: market.sim.toSnapshot(),
+        bids: side(0),
+        asks: side(1),
+      };
+    }),
+  };
+  return encodeBigints(snapshot);
+}
+
+export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
+  const snapshot = decodeBigints(data) as EngineSnapshot;
+  if (snapshot.format !== SNAPSHOT_FORMAT) {
+    throw new Error(`snapshot format ${String(snapshot.format)} is not ${SNAPSHOT_FORMAT}; this exchange cannot read it`);
+  }
+  const engine = new Engine(options, snapshot.nextRecordId);
+  const state = engine.state;
+  state.clock = snapshot.clock;
+  state.nextOrderId = snapshot.nextOrderId;
+  state.nextTradeId = snapshot.nextTradeId;
+  state.nextPositionId = snapshot.nextPositionId;
+  state.nextOwner = snapshot.nextOwner;
+  state.marketPaused = snapshot.marketPaused;
+  for (const saved of snapshot.accounts) {
+    const account: Account = {
+      ...saved,
+      balances: new Map(saved.balances),
+      symbolSettings: new Map(saved.symbolSettings),
+      depositAccounts: new Map(saved.depositAccounts) as Account['depositAccounts'],
+      openOrders: new Set(saved.openOrders),
+      clientOids: new Map(saved.clientOids),
+    };
+    state.accounts.set(account.uid, account);
+    state.accountsByOwner.set(account.owner, account);
+    for (const key of account.keys) state.keys.set(key.apiKey, key);
+  }
+  for (const order of snapshot.orders) state.orders.set(order.id, { ...order, resting: null });
+  state.finishedOrders.push(...snapshot.finishedOrders);
+  for (const position of snapshot.positions) {
+    state.positions.set(`${position.uid}\u0000${position.symbol}\u0000${position.holdSide}`, position);
+  }
+  for (const plan of snapshot.plans) state.plans.set(plan.id, plan);
+  for (const saved of snapshot.markets) {
+    const market = state.market(saved.symbol);
+    if (market === undefined) throw new Error(`snapshot has market ${saved.symbol}, which this exchange does not list`);
+    const sim = MarketSimulation.fromSnapshot(saved.sim);
+    const restored = { ...market, sim, lastPrice: saved.lastPrice };
+    restored.fills.push(...(saved.fills as typeof market.fills));
+    state.markets.set(saved.symbol, restored);
+    for (const [side, list] of [
+      [0, saved.bids],
+      [1, saved.asks],
+    ] as const) {
+      for (const [id, price, remaining, owner] of list) {
+        const resting = newRestingOrder(id, side, price, remaining, owner);
+        restored.book.add(resting);
+        if (owner === 0) sim.adoptMakerOrder(resting);
+        else {
+          const order = state.orders.get(id);
+          if (order === undefined) throw new Error(`snapshot book holds order ${id} that it does not describe`);
+          order.resting = resting;
+        }
+      }
+    }
+  }
+  return engine;
+}
