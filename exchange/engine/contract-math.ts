@@ -1,6 +1,6 @@
 import type { ContractSpec } from './contracts';
 import { linearMoneyFactor, lotMoneyUnits } from './contracts';
-import { divCeil, divRound } from './money';
+import { divCeil, divRound, parseScaled } from './money';
 
 const PPM = 1_000_000n;
 
@@ -13,8 +13,14 @@ export class ContractMath {
   private readonly factor: bigint;
   private readonly lotUnits: bigint;
   private readonly inverse: boolean;
+  private readonly quoteFactor: bigint;
+  /** minTradeUSDT in 1e-8 of the quote coin. */
+  readonly minimumNotional: bigint;
 
   constructor(readonly contract: ContractSpec) {
+    this.quoteFactor =
+      BigInt(contract.priceEndStep) * 10n ** BigInt(8 - contract.pricePlace - contract.volumePlace);
+    this.minimumNotional = parseScaled(contract.minTradeUSDT, 8) ?? 0n;
     this.inverse = contract.kind === 'inverse';
     this.factor = this.inverse ? 0n : linearMoneyFactor(contract);
     this.lotUnits = this.inverse ? lotMoneyUnits(contract) : 0n;
@@ -49,12 +55,12 @@ export class ContractMath {
     return divRound(BigInt(direction) * difference * this.lotUnits, BigInt(exitTicks));
   }
 
-  /** Notional in the quote coin (for minimum order value), as ticks x lots x factor of a linear contract. */
-  quoteNotionalAtLeast(priceTicks: number, lots: number, minimumQuote: bigint): boolean {
-    // minimumQuote is in 1e-8 of the quote coin; ticks x lots is in tick x lot units.
-    const tickLotUnits = BigInt(priceTicks) * BigInt(lots);
-    const exponent = 8 - this.contract.pricePlace - this.contract.volumePlace;
-    const scaled = tickLotUnits * BigInt(this.contract.priceEndStep) * 10n ** BigInt(exponent);
-    return scaled >= minimumQuote;
+  /** Whether price x size in the quote coin reaches `minimumQuote` (1e-8 of the quote coin). */
+  quoteNotionalAtLeast(
+    priceTicks: number,
+    lots: number,
+    minimumQuote: bigint = this.minimumNotional,
+  ): boolean {
+    return BigInt(priceTicks) * BigInt(lots) * this.quoteFactor >= minimumQuote;
   }
 }

@@ -75,7 +75,12 @@ export const DEFAULT_CONTRACTS: readonly ContractSpec[] = [
     marginCoin: 'BTC',
     kind: 'inverse',
   },
-  { ...usdtPerp('BTCPERP', 'BTC', 1, 4, 125, 2_000_000), productType: 'USDC-FUTURES', quoteCoin: 'USDC', marginCoin: 'USDC' },
+  {
+    ...usdtPerp('BTCPERP', 'BTC', 1, 4, 125, 2_000_000),
+    productType: 'USDC-FUTURES',
+    quoteCoin: 'USDC',
+    marginCoin: 'USDC',
+  },
 ];
 
 /** Decimal places of a price written out (tick x ticks). */

@@ -101,7 +101,13 @@ describe('Engine trading between two accounts', () => {
         order({ clientOid: 'w', size: '0.0001', price: '1000' }),
       ],
     });
-    expect(results.map((result) => (result.ok ? 'ok' : result.code))).toEqual(['ok', '40786', '45115', '40808', '45110']);
+    expect(results.map((result) => (result.ok ? 'ok' : result.code))).toEqual([
+      'ok',
+      '40786',
+      '45115',
+      '40808',
+      '45110',
+    ]);
   });
 
   it('computes exact fees, margin and PnL on a trade between two accounts', () => {
@@ -117,7 +123,13 @@ describe('Engine trading between two accounts', () => {
     expect(place('bob', T0 + 2, { side: 'sell', price: '90000', size: '1' })).toMatchObject({ ok: true });
 
     const alice = views.allPositions(engine.account('alice'), 'USDT-FUTURES', undefined)[0]!;
-    expect(alice).toMatchObject({ holdSide: 'long', total: '1', openPriceAvg: '90000', marginSize: '4500', deductedFee: '18' });
+    expect(alice).toMatchObject({
+      holdSide: 'long',
+      total: '1',
+      openPriceAvg: '90000',
+      marginSize: '4500',
+      deductedFee: '18',
+    });
     const bob = views.allPositions(engine.account('bob'), 'USDT-FUTURES', undefined)[0]!;
     expect(bob).toMatchObject({ holdSide: 'short', total: '1', deductedFee: '54' });
 
@@ -128,8 +140,13 @@ describe('Engine trading between two accounts', () => {
     });
 
     // Alice closes with a reduce-only sell that rests; bob buys it back.
-    expect(place('alice', T0 + 4, { side: 'sell', price: '91000', size: '1', reduceOnly: true })).toMatchObject({ ok: true });
-    expect(views.allPositions(engine.account('alice'), 'USDT-FUTURES', undefined)[0]).toMatchObject({ locked: '1', available: '0' });
+    expect(
+      place('alice', T0 + 4, { side: 'sell', price: '91000', size: '1', reduceOnly: true }),
+    ).toMatchObject({ ok: true });
+    expect(views.allPositions(engine.account('alice'), 'USDT-FUTURES', undefined)[0]).toMatchObject({
+      locked: '1',
+      available: '0',
+    });
     expect(place('bob', T0 + 5, { side: 'buy', price: '91000', size: '1' })).toMatchObject({ ok: true });
 
     expect(views.allPositions(engine.account('alice'), 'USDT-FUTURES', undefined)).toEqual([]);
@@ -138,7 +155,10 @@ describe('Engine trading between two accounts', () => {
     expect(formatMoney(engine.account('alice').balances.get('USDT')!)).toBe('100963.8');
     // Bob: -1,000 PnL, fees 54 + 54.6 (taker both times).
     expect(formatMoney(engine.account('bob').balances.get('USDT')!)).toBe('98891.4');
-    const history = views.historyPositions(engine.account('alice'), { productType: 'USDT-FUTURES', limit: 20 });
+    const history = views.historyPositions(engine.account('alice'), {
+      productType: 'USDT-FUTURES',
+      limit: 20,
+    });
     expect(history.list[0]).toMatchObject({
       holdSide: 'long',
       openAvgPrice: '90000',
@@ -149,7 +169,11 @@ describe('Engine trading between two accounts', () => {
       closeFee: '-18.2',
     });
     const records = views.financialRecords(engine.account('alice'), { category: 'USDT-FUTURES', limit: 100 });
-    expect(records.list.map((record) => (record as { type: string }).type)).toEqual(['CLOSE_LONG', 'OPEN_LONG', 'TRANSFER_IN']);
+    expect(records.list.map((record) => (record as { type: string }).type)).toEqual([
+      'CLOSE_LONG',
+      'OPEN_LONG',
+      'TRANSFER_IN',
+    ]);
     expect(records.list[0]).toMatchObject({ amount: '1000', fee: '-18.2', balance: '100963.8' });
   });
 

@@ -1,4 +1,4 @@
-import type { HoldSide, ProductType } from '../../shared/api/enums';
+import type { HoldSide, PosMode, ProductType } from '../../shared/api/enums';
 import type {
   CancelOrdersCommand,
   Command,
@@ -37,13 +37,13 @@ export interface TpslResult {
   kind: PlanKind;
 }
 
-interface CommandResults {
+export interface CommandResults {
   createAccount: Account;
   addApiKey: Account;
   placeOrders: PlaceItemResult[];
   cancelOrders: CancelItemResult[];
   setLeverage: LeverageResult;
-  setPositionMode: { posMode: string };
+  setPositionMode: { posMode: PosMode };
   setMarginMode: LeverageResult;
   setDepositAccount: string;
   placeTpsl: TpslResult[];
@@ -80,7 +80,8 @@ export class Engine {
   }
 
   apply<C extends Command>(command: C): ResultOf<C> {
-    if (command.ts < this.state.clock) throw new Error(`command time ${command.ts} is before ${this.state.clock}`);
+    if (command.ts < this.state.clock)
+      throw new Error(`command time ${command.ts} is before ${this.state.clock}`);
     this.state.clock = command.ts;
     return this.dispatch(command) as ResultOf<C>;
   }
@@ -140,7 +141,8 @@ export class Engine {
         return null;
       case 'setPrice': {
         const market = this.state.market(command.symbol);
-        if (market === undefined) throw EngineError.detailed('symbolNotExistV2', `Symbol ${command.symbol} does not exist`);
+        if (market === undefined)
+          throw EngineError.detailed('symbolNotExistV2', `Symbol ${command.symbol} does not exist`);
         const units = parseScaled(command.price, market.contract.pricePlace);
         if (units === null || units <= 0n || units % BigInt(market.contract.priceEndStep) !== 0n) {
           throw EngineError.of('priceTick', market.contract.priceEndStep / 10 ** market.contract.pricePlace);
@@ -159,23 +161,31 @@ export class Engine {
 
   account(uid: string): Account {
     const account = this.state.accounts.get(uid);
-    if (account === undefined) throw EngineError.detailed('invalidAccessKey', `Account ${uid} does not exist`);
+    if (account === undefined)
+      throw EngineError.detailed('invalidAccessKey', `Account ${uid} does not exist`);
     return account;
   }
 
   private createAccount(command: CreateAccountCommand): Account {
-    if (this.state.accounts.has(command.uid)) throw EngineError.detailed('paramError', `uid ${command.uid} exists`);
+    if (this.state.accounts.has(command.uid))
+      throw EngineError.detailed('paramError', `uid ${command.uid} exists`);
     if (command.kind === 'sub') {
       const broker = this.state.accounts.get(command.brokerUid ?? '');
       if (broker === undefined || broker.kind !== 'broker') {
-        throw EngineError.detailed('paramError', 'Parameter brokerUid error: a sub-account needs an existing broker account');
+        throw EngineError.detailed(
+          'paramError',
+          'Parameter brokerUid error: a sub-account needs an existing broker account',
+        );
       }
     }
     const amounts: Array<[string, bigint]> = [];
     for (const [coin, text] of Object.entries(command.balances)) {
       const amount = parseMoney(text);
       if (amount === null || amount < 0n) {
-        throw EngineError.detailed('paramError', `Parameter balances.${coin} error: a non-negative amount with at most 8 decimals`);
+        throw EngineError.detailed(
+          'paramError',
+          `Parameter balances.${coin} error: a non-negative amount with at most 8 decimals`,
+        );
       }
       amounts.push([coin, amount]);
     }
@@ -193,7 +203,12 @@ export class Engine {
     return account;
   }
 
-  private placeOrders(uid: string, version: 'v2' | 'v3', orders: PlaceOrderInput[], ts: number): PlaceItemResult[] {
+  private placeOrders(
+    uid: string,
+    version: 'v2' | 'v3',
+    orders: PlaceOrderInput[],
+    ts: number,
+  ): PlaceItemResult[] {
     const account = this.account(uid);
     // Duplicates inside one batch are refused like duplicates of earlier orders.
     return orders.map((input) => {
@@ -305,11 +320,20 @@ export class Engine {
     const changes: Array<{ side: HoldSide; leverage: number; margin: bigint }> = [];
     let extra = 0n;
     for (const side of ['long', 'short'] as const) {
-      const position = this.state.positions.get(EngineState.positionKey(account.uid, market.contract.symbol, side));
+      const position = this.state.positions.get(
+        EngineState.positionKey(account.uid, market.contract.symbol, side),
+      );
       if (position === undefined) continue;
       const leverage =
-        next.marginMode === 'crossed' ? next.crossLeverage : side === 'long' ? next.longLeverage : next.shortLeverage;
-      const margin = market.math.initialMargin(market.math.valueOfTicksLots(position.openValue, position.lots), leverage);
+        next.marginMode === 'crossed'
+          ? next.crossLeverage
+          : side === 'long'
+            ? next.longLeverage
+            : next.shortLeverage;
+      const margin = market.math.initialMargin(
+        market.math.valueOfTicksLots(position.openValue, position.lots),
+        leverage,
+      );
       extra += margin - position.margin;
       changes.push({ side, leverage, margin });
     }
@@ -317,7 +341,9 @@ export class Engine {
       throw EngineError.of('leverageMargin');
     }
     for (const change of changes) {
-      const position = this.state.positions.get(EngineState.positionKey(account.uid, market.contract.symbol, change.side));
+      const position = this.state.positions.get(
+        EngineState.positionKey(account.uid, market.contract.symbol, change.side),
+      );
       if (position === undefined) continue;
       position.leverage = change.leverage;
       position.margin = change.margin;
@@ -359,7 +385,10 @@ export class Engine {
         );
       }
       if (lots > position.lots) {
-        throw EngineError.detailed('noPositionToClose', `TP/SL size exceeds the position: ${position.lots} lots held`);
+        throw EngineError.detailed(
+          'noPositionToClose',
+          `TP/SL size exceeds the position: ${position.lots} lots held`,
+        );
       }
       const reference = leg.triggerType === 'mark_price' ? market.sim.markPrice : market.lastPrice;
       const above = (leg.kind === 'profit') === (command.holdSide === 'long');
@@ -373,7 +402,8 @@ export class Engine {
       }
       seen.add(clientOid);
       const whole = lots === 0;
-      const kind: PlanKind = leg.kind === 'profit' ? (whole ? 'pos_profit' : 'profit_plan') : whole ? 'pos_loss' : 'loss_plan';
+      const kind: PlanKind =
+        leg.kind === 'profit' ? (whole ? 'pos_profit' : 'profit_plan') : whole ? 'pos_loss' : 'loss_plan';
       plans.push({
         id,
         clientOid,
@@ -417,7 +447,10 @@ export class Engine {
     const units = parseScaled(text, market.contract.pricePlace);
     const step = BigInt(market.contract.priceEndStep);
     if (units === null || units % step !== 0n) {
-      throw EngineError.of('priceTick', (market.contract.priceEndStep / 10 ** market.contract.pricePlace).toString());
+      throw EngineError.of(
+        'priceTick',
+        (market.contract.priceEndStep / 10 ** market.contract.pricePlace).toString(),
+      );
     }
     if (units <= 0n) throw EngineError.of('paramError', name);
     return Number(units / step);
@@ -426,7 +459,10 @@ export class Engine {
   marketFor(symbol: string, productType: ProductType): Market {
     const market = this.state.market(symbol);
     if (market === undefined || market.contract.productType !== productType) {
-      throw EngineError.detailed('symbolNotExistV2', `Parameter symbol ${symbol} does not exist in ${productType}`);
+      throw EngineError.detailed(
+        'symbolNotExistV2',
+        `Parameter symbol ${symbol} does not exist in ${productType}`,
+      );
     }
     return market;
   }
@@ -442,16 +478,17 @@ export class Engine {
 
   private hasSymbolExposure(account: Account, symbol: string): boolean {
     for (const id of account.openOrders) if (this.state.orders.get(id)?.symbol === symbol) return true;
-    for (const position of this.state.positions.values()) {
-      if (position.uid === account.uid && position.symbol === symbol) return true;
+    for (const position of account.positions.values()) {
+      if (position.symbol === symbol) return true;
     }
     return false;
   }
 
   private hasProductExposure(account: Account, productType: ProductType): boolean {
-    for (const id of account.openOrders) if (this.state.orders.get(id)?.productType === productType) return true;
-    for (const position of this.state.positions.values()) {
-      if (position.uid === account.uid && position.productType === productType) return true;
+    for (const id of account.openOrders)
+      if (this.state.orders.get(id)?.productType === productType) return true;
+    for (const position of account.positions.values()) {
+      if (position.productType === productType) return true;
     }
     return false;
   }

@@ -65,7 +65,7 @@ export function openPosition(
       cTime: ts,
       uTime: ts,
     };
-    state.positions.set(key, position);
+    state.addPosition(account, key, position);
   }
   const ticksLots = BigInt(price) * BigInt(lots);
   position.lots += lots;
@@ -107,9 +107,13 @@ export function closePosition(
   recordType?: string,
 ): bigint {
   const whole = lots === position.lots;
-  const entryPart = whole ? position.openValue : divRound(position.openValue * BigInt(lots), BigInt(position.lots));
+  const entryPart = whole
+    ? position.openValue
+    : divRound(position.openValue * BigInt(lots), BigInt(position.lots));
   const pnl = market.math.pnl(entryPart, lots, price, direction(position.holdSide));
-  const marginRelease = whole ? position.margin : divRound(position.margin * BigInt(lots), BigInt(position.lots));
+  const marginRelease = whole
+    ? position.margin
+    : divRound(position.margin * BigInt(lots), BigInt(position.lots));
   position.lots -= lots;
   position.openValue -= entryPart;
   position.margin -= marginRelease;
@@ -136,7 +140,7 @@ export function closePosition(
 }
 
 function archive(state: EngineState, account: Account, market: Market, position: Position, ts: number): void {
-  state.positions.delete(EngineState.positionKey(position.uid, position.symbol, position.holdSide));
+  state.removePosition(account, EngineState.positionKey(position.uid, position.symbol, position.holdSide));
   const funding = position.fundingFee ?? 0n;
   const history: HistoryPosition = {
     positionId: String(position.id),

@@ -1,6 +1,7 @@
 import { newRestingOrder, type BookSide } from './book/order-book';
 import { Engine, type EngineOptions } from './engine';
 import { MarketSimulation, type MarketSimulationSnapshot } from './market-sim';
+import { EngineState } from './state';
 import type { Account, Order, Position, TriggerPlan } from './types';
 
 /**
@@ -36,7 +37,7 @@ export function decodeBigints(value: unknown): unknown {
 
 interface AccountSnapshot extends Omit<
   Account,
-  'balances' | 'symbolSettings' | 'depositAccounts' | 'openOrders' | 'clientOids'
+  'balances' | 'symbolSettings' | 'depositAccounts' | 'openOrders' | 'clientOids' | 'positions' | 'frozen'
 > {
   balances: Array<[string, bigint]>;
   symbolSettings: Array<[string, Account['symbolSettings'] extends Map<string, infer V> ? V : never]>;
@@ -83,7 +84,7 @@ export function takeSnapshot(engine: Engine): Json {
     nextOwner: state.nextOwner,
     nextRecordId: state.ledger.nextId,
     marketPaused: state.marketPaused,
-    accounts: [...state.accounts.values()].map((account) => ({
+    accounts: [...state.accounts.values()].map(({ positions: _positions, frozen: _frozen, ...account }) => ({
       ...account,
       balances: [...account.balances],
       symbolSettings: [...account.symbolSettings],
@@ -121,7 +122,9 @@ export function takeSnapshot(engine: Engine): Json {
 export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
   const snapshot = decodeBigints(data) as EngineSnapshot;
   if (snapshot.format !== SNAPSHOT_FORMAT) {
-    throw new Error(`snapshot format ${String(snapshot.format)} is not ${SNAPSHOT_FORMAT}; this exchange cannot read it`);
+    throw new Error(
+      `snapshot format ${String(snapshot.format)} is not ${SNAPSHOT_FORMAT}; this exchange cannot read it`,
+    );
   }
   const engine = new Engine(options, snapshot.nextRecordId);
   const state = engine.state;
@@ -139,20 +142,36 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
       depositAccounts: new Map(saved.depositAccounts) as Account['depositAccounts'],
       openOrders: new Set(saved.openOrders),
       clientOids: new Map(saved.clientOids),
+      positions: new Map(),
+      frozen: new Map(),
     };
     state.accounts.set(account.uid, account);
     state.accountsByOwner.set(account.owner, account);
     for (const key of account.keys) state.keys.set(key.apiKey, key);
   }
-  for (const order of snapshot.orders) state.orders.set(order.id, { ...order, resting: null });
+  for (const saved of snapshot.orders) {
+    const order: Order = { ...saved, resting: null };
+    state.orders.set(order.id, order);
+    const account = state.accounts.get(order.uid);
+    if (account?.openOrders.has(order.id) === true) {
+      account.frozen.set(order.marginCoin, (account.frozen.get(order.marginCoin) ?? 0n) + order.frozenMargin);
+    }
+  }
   state.finishedOrders.push(...snapshot.finishedOrders);
   for (const position of snapshot.positions) {
-    state.positions.set(`${position.uid}\u0000${position.symbol}\u0000${position.holdSide}`, position);
+    const account = state.accounts.get(position.uid);
+    if (account === undefined) throw new Error(`snapshot position ${position.id} belongs to no account`);
+    state.addPosition(
+      account,
+      EngineState.positionKey(position.uid, position.symbol, position.holdSide),
+      position,
+    );
   }
   for (const plan of snapshot.plans) state.plans.set(plan.id, plan);
   for (const saved of snapshot.markets) {
     const market = state.market(saved.symbol);
-    if (market === undefined) throw new Error(`snapshot has market ${saved.symbol}, which this exchange does not list`);
+    if (market === undefined)
+      throw new Error(`snapshot has market ${saved.symbol}, which this exchange does not list`);
     const sim = MarketSimulation.fromSnapshot(saved.sim);
     const restored = { ...market, sim, lastPrice: saved.lastPrice };
     restored.fills.push(...(saved.fills as typeof market.fills));
@@ -167,7 +186,8 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
         if (owner === 0) sim.adoptMakerOrder(resting);
         else {
           const order = state.orders.get(id);
-          if (order === undefined) throw new Error(`snapshot book holds order ${id} that it does not describe`);
+          if (order === undefined)
+            throw new Error(`snapshot book holds order ${id} that it does not describe`);
           order.resting = resting;
         }
       }

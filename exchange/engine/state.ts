@@ -108,6 +108,8 @@ export class EngineState {
       clientOids: new Map(),
       records: [],
       historyPositions: [],
+      positions: new Map(),
+      frozen: new Map(),
     };
     this.accounts.set(account.uid, account);
     this.accountsByOwner.set(account.owner, account);
@@ -123,7 +125,12 @@ export class EngineState {
     let settings = account.symbolSettings.get(contract.symbol);
     if (settings === undefined) {
       const leverage = Math.min(DEFAULT_LEVERAGE, contract.maxLever);
-      settings = { marginMode: 'crossed', longLeverage: leverage, shortLeverage: leverage, crossLeverage: leverage };
+      settings = {
+        marginMode: 'crossed',
+        longLeverage: leverage,
+        shortLeverage: leverage,
+        crossLeverage: leverage,
+      };
       account.symbolSettings.set(contract.symbol, settings);
     }
     return settings;
@@ -131,9 +138,27 @@ export class EngineState {
 
   /** Positions of an account, newest first as all-position lists them. */
   positionsOf(uid: string): Position[] {
-    const list: Position[] = [];
-    for (const position of this.positions.values()) if (position.uid === uid) list.push(position);
-    return list.sort((a, b) => b.cTime - a.cTime || b.id - a.id);
+    const account = this.accounts.get(uid);
+    if (account === undefined) return [];
+    return [...account.positions.values()].sort((a, b) => b.cTime - a.cTime || b.id - a.id);
+  }
+
+  addPosition(account: Account, key: string, position: Position): void {
+    this.positions.set(key, position);
+    account.positions.set(key, position);
+  }
+
+  removePosition(account: Account, key: string): void {
+    this.positions.delete(key);
+    account.positions.delete(key);
+  }
+
+  /** Changes an order's margin reservation, keeping the account's per-coin sum in step. */
+  setFrozen(account: Account, order: Order, amount: bigint): void {
+    if (amount === order.frozenMargin) return;
+    const total = (account.frozen.get(order.marginCoin) ?? 0n) + amount - order.frozenMargin;
+    account.frozen.set(order.marginCoin, total);
+    order.frozenMargin = amount;
   }
 
   archivePosition(account: Account, history: HistoryPosition): void {

@@ -8,6 +8,7 @@ import type {
   TimeInForce,
 } from '../../shared/api/enums';
 import { BUY, SELL, newRestingOrder } from './book/order-book';
+import { tickSize } from './contracts';
 import { EngineError } from './errors';
 import { divCeil, divRound, parseScaled } from './money';
 import { closePosition, openPosition, unrealizedPnl } from './positions';
@@ -65,8 +66,7 @@ export class Trading {
     const lots = this.parseLots(market, input.size, input.orderType);
     const price = input.orderType === 'limit' ? this.parsePrice(market, input.price) : 0;
     const referencePrice = price > 0 ? price : market.lastPrice;
-    const minimum = parseScaled(contract.minTradeUSDT, 8) ?? 0n;
-    if (!market.math.quoteNotionalAtLeast(referencePrice, lots, minimum)) {
+    if (!market.math.quoteNotionalAtLeast(referencePrice, lots)) {
       throw EngineError.of('minNotional', contract.minTradeUSDT);
     }
     if (account.openOrders.size >= MAX_OPEN_ORDERS) throw EngineError.of('orderLimit', MAX_OPEN_ORDERS);
@@ -83,8 +83,7 @@ export class Trading {
       settings.marginMode = input.marginMode;
     }
     const { intent, posSide } = this.intentOf(input, posMode, version);
-    const holdSide: HoldSide =
-      posSide === 'net' ? (input.side === 'buy' ? 'long' : 'short') : posSide;
+    const holdSide: HoldSide = posSide === 'net' ? (input.side === 'buy' ? 'long' : 'short') : posSide;
     const leverage =
       settings.marginMode === 'crossed'
         ? settings.crossLeverage
@@ -158,7 +157,7 @@ export class Trading {
     state.nextOrderId++;
     state.orders.set(id, order);
     account.clientOids.set(clientOid, id);
-    order.frozenMargin = required;
+    state.setFrozen(account, order, required);
     this.execute(account, market, order, ts);
     state.version++;
     return order;
@@ -172,9 +171,12 @@ export class Trading {
     order.resting = null;
     order.status = 'cancelled';
     order.cancelReason = reason;
-    order.frozenMargin = 0n;
     order.uTime = ts;
-    this.state.accounts.get(order.uid)?.openOrders.delete(order.id);
+    const account = this.state.accounts.get(order.uid);
+    if (account !== undefined) {
+      this.state.setFrozen(account, order, 0n);
+      account.openOrders.delete(order.id);
+    }
     this.state.finishOrder(order);
     this.state.version++;
   }
@@ -186,19 +188,15 @@ export class Trading {
 
   /** Available balance of a coin: wallet minus margins and reservations, less crossed losses. */
   available(account: Account, coin: string): bigint {
-    let available = account.balances.get(coin) ?? 0n;
+    let available = (account.balances.get(coin) ?? 0n) - (account.frozen.get(coin) ?? 0n);
     let crossedPnl = 0n;
-    for (const position of this.state.positions.values()) {
-      if (position.uid !== account.uid || position.marginCoin !== coin) continue;
+    for (const position of account.positions.values()) {
+      if (position.marginCoin !== coin) continue;
       available -= position.margin;
       if (position.marginMode === 'crossed') {
         const market = this.state.market(position.symbol);
         if (market !== undefined) crossedPnl += unrealizedPnl(market, position, market.sim.markPrice);
       }
-    }
-    for (const id of account.openOrders) {
-      const order = this.state.orders.get(id);
-      if (order !== undefined && order.marginCoin === coin) available -= order.frozenMargin;
     }
     return crossedPnl < 0n ? available + crossedPnl : available;
   }
@@ -228,7 +226,10 @@ export class Trading {
     const contract = market.contract;
     const lots = parseScaled(size, contract.volumePlace);
     if (lots === null) {
-      throw EngineError.of('scaleError', `checkBDScale error value=${size} checkScale=${contract.volumePlace}`);
+      throw EngineError.of(
+        'scaleError',
+        `checkBDScale error value=${size} checkScale=${contract.volumePlace}`,
+      );
     }
     if (lots < BigInt(contract.minTradeLots)) throw EngineError.of('minSize');
     const maximum = orderType === 'market' ? contract.maxMarketOrderLots : contract.maxOrderLots;
@@ -243,10 +244,10 @@ export class Trading {
 
   private parsePrice(market: Market, text: string | null): number {
     const contract = market.contract;
-    const tick = (contract.priceEndStep / 10 ** contract.pricePlace).toFixed(contract.pricePlace);
     if (text === null) throw EngineError.of('paramEmpty', 'price');
     const units = parseScaled(text, contract.pricePlace);
-    if (units === null || units % BigInt(contract.priceEndStep) !== 0n) throw EngineError.of('priceTick', tick);
+    if (units === null || units % BigInt(contract.priceEndStep) !== 0n)
+      throw EngineError.of('priceTick', tickSize(contract));
     if (units <= 0n) throw EngineError.of('paramError', 'price');
     return Number(units / BigInt(contract.priceEndStep));
   }
@@ -267,14 +268,20 @@ export class Trading {
     }
     if (version === 'v2') {
       if (input.tradeSide === null) {
-        throw EngineError.detailed('positionModeMismatch', 'hedge mode needs tradeSide open or close on every order');
+        throw EngineError.detailed(
+          'positionModeMismatch',
+          'hedge mode needs tradeSide open or close on every order',
+        );
       }
       // E1 rule 3: close long is side=buy with tradeSide=close, close short is side=sell.
       const posSide: HoldSide = input.side === 'buy' ? 'long' : 'short';
       return { intent: input.tradeSide, posSide };
     }
     if (input.posSide === null) {
-      throw EngineError.detailed('positionModeMismatch', 'hedge mode needs posSide long or short on every order');
+      throw EngineError.detailed(
+        'positionModeMismatch',
+        'hedge mode needs posSide long or short on every order',
+      );
     }
     // E2 rule 6: buy+long opens long, sell+long closes it; sell+short opens short, buy+short closes it.
     const opens = (input.side === 'buy') === (input.posSide === 'long');
@@ -305,7 +312,9 @@ export class Trading {
     if (openable <= 0) return 0n;
     const price = order.price > 0 ? order.price : this.bandPrice(market, order.side);
     const value = market.math.value(price, openable);
-    return market.math.initialMargin(value, order.leverage) + market.math.fee(value, market.contract.takerFeePpm);
+    return (
+      market.math.initialMargin(value, order.leverage) + market.math.fee(value, market.contract.takerFeePpm)
+    );
   }
 
   /** The worst price a market order may reach: the fair price +/- the contract's band. */
@@ -313,7 +322,9 @@ export class Trading {
     const fair = BigInt(market.sim.fairPrice);
     const band = BigInt(market.contract.priceBandPpm);
     const price =
-      side === 'buy' ? divCeil(fair * (1_000_000n + band), 1_000_000n) : (fair * (1_000_000n - band)) / 1_000_000n;
+      side === 'buy'
+        ? divCeil(fair * (1_000_000n + band), 1_000_000n)
+        : (fair * (1_000_000n - band)) / 1_000_000n;
     return Math.max(1, Number(price));
   }
 
@@ -341,7 +352,17 @@ export class Trading {
     }
     account.openOrders.add(order.id);
     if (crosses) {
-      this.matchTaker(market, order.side, order.lots, limit, account.owner, order.stpMode, order, account, ts);
+      this.matchTaker(
+        market,
+        order.side,
+        order.lots,
+        limit,
+        account.owner,
+        order.stpMode,
+        order,
+        account,
+        ts,
+      );
     }
     if (order.status === 'cancelled') return;
     const remaining = order.lots - order.filledLots;
@@ -353,10 +374,16 @@ export class Trading {
       this.cancel(order, order.orderType === 'market' ? 'market_no_liquidity' : 'ioc_remainder', ts);
       return;
     }
-    const resting = newRestingOrder(order.id, order.side === 'buy' ? BUY : SELL, order.price, remaining, account.owner);
+    const resting = newRestingOrder(
+      order.id,
+      order.side === 'buy' ? BUY : SELL,
+      order.price,
+      remaining,
+      account.owner,
+    );
     order.resting = resting;
     book.add(resting);
-    order.frozenMargin = this.reserveFor(account, market, order);
+    this.state.setFrozen(account, order, this.reserveFor(account, market, order));
   }
 
   /**
@@ -395,7 +422,8 @@ export class Trading {
         continue;
       }
       let quantity = Math.min(remaining, maker.remaining);
-      if (order !== null && order.intent === 'close') quantity = Math.min(quantity, this.closeCapacity(order));
+      if (order !== null && order.intent === 'close')
+        quantity = Math.min(quantity, this.closeCapacity(order));
       if (quantity === 0) {
         if (order !== null) this.cancel(order, 'position_closed', ts);
         return lots - remaining;
@@ -418,7 +446,8 @@ export class Trading {
           this.finishFilled(makerOrder, ts);
         }
       }
-      if (order !== null && account !== null) this.applyFill(account, market, order, quantity, price, false, ts);
+      if (order !== null && account !== null)
+        this.applyFill(account, market, order, quantity, price, false, ts);
       this.recordPublicFill(market, price, quantity, side, ts);
       remaining -= quantity;
     }
@@ -442,7 +471,10 @@ export class Trading {
   ): void {
     const state = this.state;
     const math = market.math;
-    const fee = math.fee(math.value(price, lots), maker ? market.contract.makerFeePpm : market.contract.takerFeePpm);
+    const fee = math.fee(
+      math.value(price, lots),
+      maker ? market.contract.makerFeePpm : market.contract.takerFeePpm,
+    );
     order.filledLots += lots;
     order.filledValue += BigInt(price) * BigInt(lots);
     order.fee += fee;
@@ -463,9 +495,20 @@ export class Trading {
       if (position.lots === 0) this.cancelOrphanedCloses(account, position, order, ts);
     }
     if (openLots > 0) {
-      openPosition(state, account, market, order, this.openTargetSide(order), openLots, price, fee - closeFee, ts);
+      openPosition(
+        state,
+        account,
+        market,
+        order,
+        this.openTargetSide(order),
+        openLots,
+        price,
+        fee - closeFee,
+        ts,
+      );
     }
-    order.frozenMargin = order.resting === null && order.filledLots === order.lots ? 0n : this.reserveFor(account, market, order);
+    const stillOpen = order.filledLots < order.lots;
+    state.setFrozen(account, order, stillOpen ? this.reserveFor(account, market, order) : 0n);
     state.version++;
   }
 
@@ -473,7 +516,12 @@ export class Trading {
   private cancelOrphanedCloses(account: Account, position: Position, current: Order, ts: number): void {
     for (const id of [...account.openOrders]) {
       const order = this.state.orders.get(id);
-      if (order === undefined || order === current || order.symbol !== position.symbol || order.intent !== 'close') {
+      if (
+        order === undefined ||
+        order === current ||
+        order.symbol !== position.symbol ||
+        order.intent !== 'close'
+      ) {
         continue;
       }
       if (this.closeTargetSide(order.side, order.posSide) === position.holdSide) {
@@ -484,16 +532,20 @@ export class Trading {
 
   private finishFilled(order: Order, ts: number): void {
     order.status = 'filled';
-    order.frozenMargin = 0n;
     order.uTime = ts;
-    this.state.accounts.get(order.uid)?.openOrders.delete(order.id);
+    const account = this.state.accounts.get(order.uid);
+    if (account !== undefined) {
+      this.state.setFrozen(account, order, 0n);
+      account.openOrders.delete(order.id);
+    }
     this.state.finishOrder(order);
   }
 
   private recordPublicFill(market: Market, price: number, lots: number, side: Side, ts: number): void {
     market.fills.push({ tradeId: this.state.nextTradeId++, price, lots, side, ts });
     // Trim in chunks so the hot path does not shift the whole array on every fill.
-    if (market.fills.length > MAX_PUBLIC_FILLS + 1_000) market.fills.splice(0, market.fills.length - MAX_PUBLIC_FILLS);
+    if (market.fills.length > MAX_PUBLIC_FILLS + 1_000)
+      market.fills.splice(0, market.fills.length - MAX_PUBLIC_FILLS);
     market.lastPrice = price;
     market.sim.recordTrade(ts, price, lots);
   }

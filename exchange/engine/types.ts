@@ -51,6 +51,10 @@ export interface Account {
   readonly clientOids: Map<string, number>;
   readonly records: FinancialRecord[];
   readonly historyPositions: HistoryPosition[];
+  /** The account's open positions by position key (an index over EngineState.positions). */
+  readonly positions: Map<string, Position>;
+  /** Margin reserved by open orders per coin (the sum of their frozenMargin), money units. */
+  readonly frozen: Map<string, bigint>;
 }
 
 export type OrderStatus = 'live' | 'partially_filled' | 'filled' | 'cancelled';

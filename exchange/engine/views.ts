@@ -1,4 +1,4 @@
-import type { ProductType, RecordCategory } from '../../shared/api/enums';
+import type { DeliveryStatus, ProductType, RecordCategory } from '../../shared/api/enums';
 import { BUY, SELL } from './book/order-book';
 import { lotSize, tickSize } from './contracts';
 import { EngineError } from './errors';
@@ -7,6 +7,14 @@ import { averagePrice, lotsText, priceText, unrealizedPnl } from './positions';
 import type { Engine } from './engine';
 import { EngineState, type Market } from './state';
 import type { Account, FinancialRecord, Order, Position, TriggerPlan } from './types';
+import type {
+  CurrentPosition,
+  FinancialRecordsPage,
+  HistoryPositionPage,
+  OrderDetail,
+  PendingOrder,
+  SubaccountFutureAsset,
+} from '../../shared/api/endpoints';
 import { depthScales, mergeLevels, resolveDepthRequest } from '../market/merge-depth';
 
 const DAY_MS = 86_400_000;
@@ -26,9 +34,14 @@ export class Views {
   }
 
   contracts(productType: ProductType, symbol: string | undefined): ContractView[] {
-    const markets = this.marketsOf(productType).filter((market) => symbol === undefined || market.contract.symbol === symbol);
+    const markets = this.marketsOf(productType).filter(
+      (market) => symbol === undefined || market.contract.symbol === symbol,
+    );
     if (symbol !== undefined && markets.length === 0) {
-      throw EngineError.detailed('symbolNotExistV2', `Parameter symbol ${symbol} does not exist in ${productType}`);
+      throw EngineError.detailed(
+        'symbolNotExistV2',
+        `Parameter symbol ${symbol} does not exist in ${productType}`,
+      );
     }
     return markets.map(({ contract }) => ({
       symbol: contract.symbol,
@@ -80,7 +93,8 @@ export class Views {
     const open24h = stats.open24h;
     const openUtc = stats.openUtc;
     let holding = 0;
-    for (const position of this.state.positions.values()) if (position.symbol === contract.symbol) holding += position.lots;
+    for (const position of this.state.positions.values())
+      if (position.symbol === contract.symbol) holding += position.lots;
     const quoteVolume = formatScaled(
       stats.quoteVolumeUnits * BigInt(contract.priceEndStep),
       contract.pricePlace + contract.volumePlace,
@@ -127,7 +141,8 @@ export class Views {
       const levels: Array<[number, number]> = [];
       for (const level of book.levels(bookSide)) levels.push([level.price, level.totalLots]);
       return mergeLevels(levels, name, mergeTicks, request.maxLevels).map(
-        ([price, lots]) => [Number(priceText(market, price)), Number(lotsText(market, lots))] as [number, number],
+        ([price, lots]) =>
+          [Number(priceText(market, price)), Number(lotsText(market, lots))] as [number, number],
       );
     };
     return {
@@ -143,7 +158,12 @@ export class Views {
   fillsHistory(
     symbol: string,
     productType: ProductType,
-    query: { limit: number; idLessThan?: string | undefined; startTime?: number | undefined; endTime?: number | undefined },
+    query: {
+      limit: number;
+      idLessThan?: string | undefined;
+      startTime?: number | undefined;
+      endTime?: number | undefined;
+    },
   ): FillView[] {
     const market = this.engine.marketFor(symbol, productType);
     const before = query.idLessThan === undefined ? Number.POSITIVE_INFINITY : Number(query.idLessThan);
@@ -233,7 +253,12 @@ export class Views {
 
   private planOf(position: Position, kind: TriggerPlan['kind']): TriggerPlan | undefined {
     for (const plan of this.state.plans.values()) {
-      if (plan.uid === position.uid && plan.symbol === position.symbol && plan.holdSide === position.holdSide && plan.kind === kind) {
+      if (
+        plan.uid === position.uid &&
+        plan.symbol === position.symbol &&
+        plan.holdSide === position.holdSide &&
+        plan.kind === kind
+      ) {
         return plan;
       }
     }
@@ -250,15 +275,16 @@ export class Views {
       endTime?: number | undefined;
       limit: number;
     },
-  ): { list: unknown[]; endId: string } {
+  ): HistoryPositionPage {
     const { start, end } = window(query.startTime, query.endTime, 90 * DAY_MS, this.state.clock);
     const before = query.idLessThan === undefined ? Number.POSITIVE_INFINITY : Number(query.idLessThan);
-    const list = [];
+    const list: HistoryPositionPage['list'] = [];
     const history = account.historyPositions;
     for (let index = history.length - 1; index >= 0 && list.length < query.limit; index--) {
       const item = history[index];
       if (item === undefined) break;
-      if (query.symbol !== undefined ? item.symbol !== query.symbol : item.productType !== query.productType) continue;
+      if (query.symbol !== undefined ? item.symbol !== query.symbol : item.productType !== query.productType)
+        continue;
       if (Number(item.positionId) >= before || item.uTime > end || item.uTime < start) continue;
       const { productType: _productType, cTime, uTime, ...rest } = item;
       list.push({ ...rest, cTime: String(cTime), uTime: String(uTime) });
@@ -298,7 +324,10 @@ export class Views {
       .slice(0, query.limit);
     const list = orders.map((order) => this.pendingOrder(order));
     const last = orders[orders.length - 1];
-    return { entrustedList: list.length === 0 ? null : list, endId: last === undefined ? '' : String(last.id) };
+    return {
+      entrustedList: list.length === 0 ? null : list,
+      endId: last === undefined ? '' : String(last.id),
+    };
   }
 
   private pendingOrder(order: Order): PendingOrderView {
@@ -319,7 +348,10 @@ export class Views {
       totalProfits: live ? '' : formatMoney(order.profit),
       posSide: order.posSide,
       marginCoin: order.marginCoin,
-      quoteVolume: formatScaled(order.filledValue * BigInt(market.contract.priceEndStep), market.contract.pricePlace + market.contract.volumePlace),
+      quoteVolume: formatScaled(
+        order.filledValue * BigInt(market.contract.priceEndStep),
+        market.contract.pricePlace + market.contract.volumePlace,
+      ),
       leverage: String(order.leverage),
       marginMode: order.marginMode,
       reduceOnly: order.reduceOnly ? 'YES' : 'NO',
@@ -352,9 +384,18 @@ export class Views {
       side: order.side,
       price: order.price === 0 ? '' : priceText(market, order.price),
       qty: lotsText(market, order.lots),
-      amount: order.price === 0 ? '' : formatScaled(BigInt(order.price) * BigInt(order.lots) * BigInt(market.contract.priceEndStep), market.contract.pricePlace + market.contract.volumePlace),
+      amount:
+        order.price === 0
+          ? ''
+          : formatScaled(
+              BigInt(order.price) * BigInt(order.lots) * BigInt(market.contract.priceEndStep),
+              market.contract.pricePlace + market.contract.volumePlace,
+            ),
       cumExecQty: lotsText(market, order.filledLots),
-      cumExecValue: formatScaled(order.filledValue * BigInt(market.contract.priceEndStep), market.contract.pricePlace + market.contract.volumePlace),
+      cumExecValue: formatScaled(
+        order.filledValue * BigInt(market.contract.priceEndStep),
+        market.contract.pricePlace + market.contract.volumePlace,
+      ),
       avgPrice: order.filledLots === 0 ? '' : averagePrice(market, order.filledValue, order.filledLots),
       timeInForce: order.force,
       orderStatus: order.status,
@@ -382,7 +423,7 @@ export class Views {
       limit: number;
       cursor?: string | undefined;
     },
-  ): { list: unknown[]; cursor: string } {
+  ): FinancialRecordsPage {
     const { start, end } = window(query.startTime, query.endTime, 30 * DAY_MS, this.state.clock);
     const before = query.cursor === undefined ? Number.POSITIVE_INFINITY : Number(query.cursor);
     const list: FinancialRecord[] = [];
@@ -414,21 +455,25 @@ export class Views {
     };
   }
 
-  maxTransferable(account: Account, coin: string): { coin: string; maxTransfer: string; borrowMaxTransfer: string } {
+  maxTransferable(
+    account: Account,
+    coin: string,
+  ): { coin: string; maxTransfer: string; borrowMaxTransfer: string } {
     const available = this.engine.trading.available(account, coin);
     return { coin, maxTransfer: formatMoney(available > 0n ? available : 0n), borrowMaxTransfer: '0' };
   }
 
   futureAssets(account: Account, productType: ProductType): FutureAssetView[] {
-    const coins = productType === 'USDT-FUTURES' ? ['USDT'] : productType === 'USDC-FUTURES' ? ['USDC'] : ['BTC', 'ETH'];
+    const coins =
+      productType === 'USDT-FUTURES' ? ['USDT'] : productType === 'USDC-FUTURES' ? ['USDC'] : ['BTC', 'ETH'];
     return coins
       .filter((coin) => productType !== 'COIN-FUTURES' || coin === 'BTC' || account.balances.has(coin))
       .map((coin) => {
         const balance = account.balances.get(coin) ?? 0n;
         let pnl = 0n;
         let margin = 0n;
-        for (const position of this.state.positions.values()) {
-          if (position.uid !== account.uid || position.marginCoin !== coin) continue;
+        for (const position of account.positions.values()) {
+          if (position.marginCoin !== coin) continue;
           const market = this.state.market(position.symbol) as Market;
           pnl += unrealizedPnl(market, position, market.sim.markPrice);
           margin += position.margin;
@@ -457,7 +502,10 @@ export class Views {
     const market = this.state.market('BTCUSDT');
     if (market === undefined) return 0n;
     // Price of 1 BTC in 1e-8 USDT.
-    return BigInt(market.sim.markPrice * market.contract.priceEndStep) * 10n ** BigInt(8 - market.contract.pricePlace);
+    return (
+      BigInt(market.sim.markPrice * market.contract.priceEndStep) *
+      10n ** BigInt(8 - market.contract.pricePlace)
+    );
   }
 
   private toUsdt(coin: string, amount: bigint): bigint {
@@ -524,7 +572,7 @@ export interface ContractView {
   takerFeeRate: string;
   fundInterval: string;
   symbolStatus: string;
-  symbolType: string;
+  symbolType: 'perpetual' | 'delivery';
   maxMarketOrderQty: string;
   maxOrderQty: string;
   buyLimitPriceRatio: string;
@@ -532,7 +580,7 @@ export interface ContractView {
   priceMultiplier: string;
   deliveryTime: string;
   deliveryStartTime: string;
-  deliveryStatus: string;
+  deliveryStatus: DeliveryStatus | '';
 }
 
 export interface TickerView {
@@ -557,7 +605,7 @@ export interface TickerView {
   open24h: string;
   deliveryStartTime: string | null;
   deliveryTime: string | null;
-  deliveryStatus: string;
+  deliveryStatus: DeliveryStatus | '';
   markPrice: string;
 }
 
@@ -579,7 +627,7 @@ export interface FillView {
   symbol: string;
 }
 
-export type PositionView = Record<string, string>;
-export type PendingOrderView = Record<string, string>;
-export type OrderInfoView = Record<string, string | Array<{ feeCoin: string; fee: string }>>;
-export type FutureAssetView = Record<string, string>;
+export type PositionView = CurrentPosition;
+export type PendingOrderView = PendingOrder;
+export type OrderInfoView = OrderDetail;
+export type FutureAssetView = SubaccountFutureAsset;

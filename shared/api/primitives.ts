@@ -112,7 +112,10 @@ export const positiveIntegerTextField = wire(
 export const v3ClientOidField = wire(
   z
     .string()
-    .regex(/^[.A-Z:/a-z0-9_-]{1,32}$/, 'must be 1 to 32 characters of letters, digits, period, colon, /, _ or -'),
+    .regex(
+      /^[.A-Z:/a-z0-9_-]{1,32}$/,
+      'must be 1 to 32 characters of letters, digits, period, colon, /, _ or -',
+    ),
 );
 
 /** v2 `clientOid`: 1 to 64 printable characters, no spaces. */

@@ -165,6 +165,12 @@ export class OrderBook {
   }
 }
 
-export function newRestingOrder(id: number, side: BookSide, price: number, lots: number, owner: number): RestingOrder {
+export function newRestingOrder(
+  id: number,
+  side: BookSide,
+  price: number,
+  lots: number,
+  owner: number,
+): RestingOrder {
   return { id, side, price, remaining: lots, owner, prev: null, next: null, level: null };
 }

@@ -76,3 +76,6 @@ export const batchPlaceOrder = defineEndpoint({
 export type BatchPlaceOrderRequest = z.output<typeof request>;
 export type BatchOrder = BatchPlaceOrderRequest['orderList'][number];
 export type BatchPlaceOrderResult = z.output<typeof response>;
+
+/** One order of the list, for servers that answer each item on its own. */
+export const batchOrderItemSchema = batchOrderItem;

@@ -48,7 +48,12 @@ const request = z
         reportMissing(ctx, 'v3', [index, 'price']);
       }
       if (first !== undefined && order.category !== first.category) {
-        reportInvalid(ctx, 'v3', [index, 'category'], `all orders of a batch must share one category (${first.category})`);
+        reportInvalid(
+          ctx,
+          'v3',
+          [index, 'category'],
+          `all orders of a batch must share one category (${first.category})`,
+        );
       }
     });
   });
@@ -79,3 +84,6 @@ export const placeBatchV3 = defineEndpoint({
 export type PlaceBatchV3Request = z.output<typeof request>;
 export type BatchOrderV3 = PlaceBatchV3Request[number];
 export type PlaceBatchV3Result = z.output<typeof response>;
+
+/** One order of the batch, for servers that answer each item on its own. */
+export const batchOrderV3Schema = batchOrderV3;

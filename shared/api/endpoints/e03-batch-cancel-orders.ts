@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
-import { coinField, idField, optionalField, productTypeField, symbolField, v2ClientOidField } from '../primitives';
+import {
+  coinField,
+  idField,
+  optionalField,
+  productTypeField,
+  symbolField,
+  v2ClientOidField,
+} from '../primitives';
 import { reportMissing } from './parameter-rules';
 
 export const BATCH_CANCEL_MAX = 50;
@@ -24,7 +31,12 @@ const request = z
     if (body.symbol === undefined) reportMissing(ctx, 'v2', ['symbol']);
     body.orderIdList.forEach((item, index) => {
       if (item.orderId === undefined && item.clientOid === undefined) {
-        reportMissing(ctx, 'v2', ['orderIdList', index, 'orderId'], `orderIdList[${index}].orderId or clientOid`);
+        reportMissing(
+          ctx,
+          'v2',
+          ['orderIdList', index, 'orderId'],
+          `orderIdList[${index}].orderId or clientOid`,
+        );
       }
     });
   });

@@ -41,7 +41,12 @@ const request = z
   })
   .superRefine((body, ctx) => {
     if (body.stopSurplusTriggerPrice === undefined && body.stopLossTriggerPrice === undefined) {
-      reportMissing(ctx, 'v2', ['stopSurplusTriggerPrice'], 'stopSurplusTriggerPrice or stopLossTriggerPrice');
+      reportMissing(
+        ctx,
+        'v2',
+        ['stopSurplusTriggerPrice'],
+        'stopSurplusTriggerPrice or stopLossTriggerPrice',
+      );
     }
   });
 

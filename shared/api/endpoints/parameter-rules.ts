@@ -20,7 +20,12 @@ function parameterName(path: IssuePath): string {
   return name.length === 0 ? 'body' : name;
 }
 
-function addIssue(ctx: z.RefinementCtx, path: IssuePath, message: string, params: Required<IssueParams>): void {
+function addIssue(
+  ctx: z.RefinementCtx,
+  path: IssuePath,
+  message: string,
+  params: Required<IssueParams>,
+): void {
   ctx.addIssue({ code: 'custom', message, path: [...path], params });
 }
 
@@ -28,7 +33,12 @@ function addIssue(ctx: z.RefinementCtx, path: IssuePath, message: string, params
  * A parameter that the other parameters make required. `name` overrides the name derived
  * from `path` when the rule concerns several fields ("orderId or clientOid").
  */
-export function reportMissing(ctx: z.RefinementCtx, version: ApiVersion, path: IssuePath, name?: string): void {
+export function reportMissing(
+  ctx: z.RefinementCtx,
+  version: ApiVersion,
+  path: IssuePath,
+  name?: string,
+): void {
   const shown = name ?? parameterName(path);
   if (version === 'v3') {
     const errorMsg = formatMessage(ERROR_CODES.paramVerifyV3.msg, `${shown} cannot be empty`);
@@ -40,7 +50,12 @@ export function reportMissing(ctx: z.RefinementCtx, version: ApiVersion, path: I
 }
 
 /** A parameter whose value does not fit with the others. */
-export function reportInvalid(ctx: z.RefinementCtx, version: ApiVersion, path: IssuePath, reason: string): void {
+export function reportInvalid(
+  ctx: z.RefinementCtx,
+  version: ApiVersion,
+  path: IssuePath,
+  reason: string,
+): void {
   const name = parameterName(path);
   if (version === 'v3') {
     const errorMsg = formatMessage(ERROR_CODES.paramVerifyV3.msg, `${name}: ${reason}`);

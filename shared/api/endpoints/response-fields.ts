@@ -19,7 +19,10 @@ export function enumOrEmpty<const T extends readonly [string, ...string[]]>(valu
 }
 
 /** `crossed` or `isolated`; one live sample spells the first `cross`. */
-export const marginModeText = z.union([z.enum(MARGIN_MODES), z.literal('cross').transform(() => 'crossed' as const)]);
+export const marginModeText = z.union([
+  z.enum(MARGIN_MODES),
+  z.literal('cross').transform(() => 'crossed' as const),
+]);
 
 /** `buy`/`sell`; public fills are sampled as `Buy`/`Sell`. */
 export const sideText = z

@@ -1,0 +1,116 @@
+import { paperAdmin } from '../../shared/api/paper-admin';
+import { formatMoney } from '../engine/money';
+import { registerAdminRoute, type AdminOptions } from '../http/admin';
+import { ApiError } from '../http/api-error';
+import type { ArmedFault, FaultRegistry } from '../http/faults';
+import { newCredentials, newUid } from '../exchange-service';
+import type { RouteContext } from './context';
+import { engineCall } from './engine-errors';
+
+/** The paper exchange's own interface for tests, the app's paper-account screen and bot testers. */
+export function registerAdminRoutes(
+  { app, service }: RouteContext,
+  faults: FaultRegistry,
+  options: AdminOptions,
+): void {
+  registerAdminRoute(
+    app,
+    paperAdmin.createAccount,
+    async ({ params }) => {
+      const key = newCredentials(params.permissions);
+      const uid = newUid();
+      await engineCall('v2', () =>
+        service.execute({
+          type: 'createAccount',
+          uid,
+          kind: params.kind,
+          brokerUid: params.brokerUid ?? null,
+          label: params.label ?? '',
+          posMode: params.posMode,
+          balances: params.balances,
+          key,
+        }),
+      );
+      return { uid, kind: params.kind, ...key };
+    },
+    options,
+  );
+
+  registerAdminRoute(
+    app,
+    paperAdmin.listAccounts,
+    () =>
+      service.read(() => ({
+        accounts: [...service.engine.state.accounts.values()].map((account) => ({
+          uid: account.uid,
+          kind: account.kind,
+          brokerUid: account.brokerUid,
+          label: account.label,
+          apiKeys: account.keys.map((key) => ({ apiKey: key.apiKey, permissions: [...key.permissions] })),
+          balances: Object.fromEntries(
+            [...account.balances].map(([coin, amount]) => [coin, formatMoney(amount)]),
+          ),
+          posMode: account.posModes['USDT-FUTURES'],
+        })),
+      })),
+    options,
+  );
+
+  registerAdminRoute(
+    app,
+    paperAdmin.createKey,
+    async ({ params, pathParams }) => {
+      const uid = pathParams.uid ?? '';
+      if (!service.engine.state.accounts.has(uid))
+        throw new ApiError('40020', `Parameter uid error: no account ${uid}`);
+      const key = newCredentials(params.permissions);
+      await engineCall('v2', () => service.execute({ type: 'addApiKey', uid, key }));
+      return key;
+    },
+    options,
+  );
+
+  registerAdminRoute(
+    app,
+    paperAdmin.setPrice,
+    async ({ params }) => {
+      await engineCall('v2', () => service.engine.marketFor(params.symbol, params.productType));
+      await engineCall('v2', () =>
+        service.execute({ type: 'setPrice', symbol: params.symbol, price: params.price }),
+      );
+      return { symbol: params.symbol, price: params.price };
+    },
+    options,
+  );
+
+  registerAdminRoute(
+    app,
+    paperAdmin.setMarket,
+    ({ params }) =>
+      engineCall('v2', () => service.execute({ type: 'setMarketPaused', paused: params.paused })),
+    options,
+  );
+
+  registerAdminRoute(app, paperAdmin.addFault, ({ params }) => faultView(faults.add(params)), options);
+  registerAdminRoute(app, paperAdmin.listFaults, () => ({ faults: faults.list().map(faultView) }), options);
+  registerAdminRoute(
+    app,
+    paperAdmin.clearFaults,
+    () => {
+      const cleared = faults.list().length;
+      faults.clear();
+      return { cleared };
+    },
+    options,
+  );
+}
+
+function faultView(fault: ArmedFault) {
+  return {
+    id: String(fault.id),
+    path: fault.path,
+    remaining: fault.remaining,
+    kind: fault.kind,
+    delayMs: fault.delayMs ?? null,
+  };
+}
