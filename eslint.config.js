@@ -21,6 +21,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['scripts/**/*.mjs', '*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     files: ['shared/**/*.ts'],
     rules: layer(
       ['**/exchange/**', '**/electron/**', '**/renderer/**', 'node:*', 'electron', 'react'],
@@ -29,7 +33,10 @@ export default tseslint.config(
   },
   {
     files: ['exchange/**/*.ts'],
-    rules: layer(['**/electron/**', '**/renderer/**', 'electron'], 'exchange/ may import shared/ only (DESIGN.md).'),
+    rules: layer(
+      ['**/electron/**', '**/renderer/**', 'electron'],
+      'exchange/ may import shared/ only (DESIGN.md).',
+    ),
   },
   {
     files: ['electron/core/**/*.ts'],

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startExchange } from './server';
 
-const usage = 'usage: npm run exchange -- [--host 127.0.0.1] [--port 0] [--data DIR] [--seed N]';
+const usage =
+  'usage: npm run exchange -- [--host 127.0.0.1] [--port 0] [--data DIR] [--seed N] [--no-rate-limits (benchmarks only)]';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${usage}\n`);
@@ -26,6 +27,7 @@ try {
       port: { type: 'string', default: '0' },
       data: { type: 'string', default: '.data/exchange' },
       seed: { type: 'string' },
+      'no-rate-limits': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -40,6 +42,7 @@ try {
     port: integer(values.port, 'port', 0, 65_535),
     dataDir: resolve(values.data),
     seed: integer(values.seed, 'seed', 0, 4_294_967_295),
+    rateLimits: values['no-rate-limits'] !== true,
   });
   process.stdout.write(
     `${JSON.stringify({ event: 'ready', baseUrl: exchange.baseUrl, adminToken: exchange.adminToken, account: exchange.account })}\n`,

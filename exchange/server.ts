@@ -24,7 +24,15 @@ export interface ExchangeOptions {
   readonly tickMs?: number;
   readonly contracts?: readonly ContractSpec[];
   readonly log?: (message: string) => void;
+  /**
+   * Enforce the spec's rate limits (default). Benchmarks turn them off to measure what the server
+   * itself can carry; a paper exchange for trading never should.
+   */
+  readonly rateLimits?: boolean;
 }
+
+/** Limits so high they never bind: for benchmarks only. */
+const UNLIMITED_WINDOW_MS = 0.01;
 
 export interface DefaultAccount {
   readonly uid: string;
@@ -71,7 +79,9 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
       deps: {
         lookupKey: (apiKey) => service.engine.state.keys.get(apiKey),
         now: Date.now,
-        rateLimiter: new SlidingWindowRateLimiter(),
+        rateLimiter: new SlidingWindowRateLimiter(
+          options.rateLimits === false ? { windowMs: UNLIMITED_WINDOW_MS } : {},
+        ),
         faults,
       },
     };

@@ -93,7 +93,7 @@ export function takeSnapshot(engine: Engine): Json {
       clientOids: [...account.clientOids],
     })),
     orders: [...state.orders.values()].map(({ resting: _resting, ...order }) => order),
-    finishedOrders: [...state.finishedOrders],
+    finishedOrders: state.rememberedFinishedOrders(),
     positions: [...state.positions.values()],
     plans: [...state.plans.values()],
     markets: [...state.markets.values()].map((market) => {

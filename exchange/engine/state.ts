@@ -49,8 +49,9 @@ export class EngineState {
   readonly keys = new Map<string, ApiKeyRecord>();
   readonly markets = new Map<string, Market>();
   readonly orders = new Map<number, Order>();
-  /** Ids of finished orders, oldest first, to bound memory. */
+  /** Ids of finished orders, oldest first from `finishedHead`, to bound memory. */
   readonly finishedOrders: number[] = [];
+  private finishedHead = 0;
   readonly positions = new Map<string, Position>();
   /** Take-profit and stop-loss plans waiting for their trigger, by id. */
   readonly plans = new Map<number, TriggerPlan>();
@@ -169,13 +170,23 @@ export class EngineState {
   /** Remembers a finished order, forgetting the oldest beyond the retention bound. */
   finishOrder(order: Order): void {
     this.finishedOrders.push(order.id);
-    while (this.finishedOrders.length > MAX_FINISHED_ORDERS) {
-      const oldId = this.finishedOrders.shift() as number;
+    while (this.finishedOrders.length - this.finishedHead > MAX_FINISHED_ORDERS) {
+      const oldId = this.finishedOrders[this.finishedHead++] as number;
       const old = this.orders.get(oldId);
       if (old === undefined) continue;
       this.orders.delete(oldId);
       const account = this.accounts.get(old.uid);
       if (account?.clientOids.get(old.clientOid) === oldId) account.clientOids.delete(old.clientOid);
     }
+    // Drop forgotten ids in one go now and then rather than shifting the array every time.
+    if (this.finishedHead > 65_536) {
+      this.finishedOrders.splice(0, this.finishedHead);
+      this.finishedHead = 0;
+    }
+  }
+
+  /** Finished order ids still remembered, oldest first. */
+  rememberedFinishedOrders(): number[] {
+    return this.finishedOrders.slice(this.finishedHead);
   }
 }

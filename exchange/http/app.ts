@@ -40,7 +40,11 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     // Paths the router cannot even decode.
     frameworkErrors: (error, _request, reply) => {
       const msg = `${ERROR_CODES.notFound.msg}: ${error.message}`;
-      writeEnvelope(reply.raw, 400, JSON.stringify(errorEnvelope(ERROR_CODES.notFound.code, msg, Date.now())));
+      writeEnvelope(
+        reply.raw,
+        400,
+        JSON.stringify(errorEnvelope(ERROR_CODES.notFound.code, msg, Date.now())),
+      );
     },
     clientErrorHandler: answerMalformedHttp,
   });
@@ -86,9 +90,12 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   return app;
 }
 
-/** Hook for routes that take a body: whatever Content-Type a client declares, the body is read. */
+/**
+ * Hook for routes that take a body: whatever Content-Type a client declares (none, text/plain,
+ * even an invalid one), the body is read as JSON, and an empty or absent body becomes `{}`.
+ */
 export function acceptAnyContentType(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
-  if (request.raw.headers['content-type'] !== undefined) request.raw.headers['content-type'] = undefined;
+  request.raw.headers['content-type'] = 'application/json';
   done();
 }
 
@@ -101,7 +108,9 @@ function answerNotFound(app: FastifyInstance, request: FastifyRequest, reply: Fa
     (method) => method !== request.method && app.findRoute({ method, url: path }) !== null,
   );
   if (allowed.length === 0) {
-    return reply.code(404).send(errorEnvelope(ERROR_CODES.notFound.code, ERROR_CODES.notFound.msg, Date.now()));
+    return reply
+      .code(404)
+      .send(errorEnvelope(ERROR_CODES.notFound.code, ERROR_CODES.notFound.msg, Date.now()));
   }
   const msg = `${formatMessage(ERROR_CODES.methodNotAllowed.msg, request.method, path)}, use ${allowed.join(' or ')}`;
   return reply
@@ -113,9 +122,14 @@ function answerNotFound(app: FastifyInstance, request: FastifyRequest, reply: Fa
 /** Requests too broken to reach fastify (bad HTTP, oversized headers) still get an envelope. */
 function answerMalformedHttp(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const body = JSON.stringify(
-    errorEnvelope(ERROR_CODES.paramVerifyV2.code, `Malformed HTTP request (${error.code ?? 'unknown'})`, Date.now()),
+    errorEnvelope(
+      ERROR_CODES.paramVerifyV2.code,
+      `Malformed HTTP request (${error.code ?? 'unknown'})`,
+      Date.now(),
+    ),
   );
   if (socket.writable) {
     socket.write(

@@ -59,7 +59,12 @@ export function authenticate(request: SignedRequest, lookupKey: KeyLookup, now: 
  * Clients differ in the query they sign: most sign it as sent, some send it percent-encoded but
  * sign it decoded. Both are accepted.
  */
-function signatureMatches(request: SignedRequest, secretKey: string, timestamp: string, sign: string): boolean {
+function signatureMatches(
+  request: SignedRequest,
+  secretKey: string,
+  timestamp: string,
+  sign: string,
+): boolean {
   const url = request.rawUrl;
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);

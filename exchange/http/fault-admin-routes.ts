@@ -21,7 +21,12 @@ export function registerFaultAdminRoutes(
     ({ params }) => faults.add(params),
     options,
   );
-  registerAdminRoute(app, { method: 'GET', path: basePath, request: z.object({}) }, () => faults.list(), options);
+  registerAdminRoute(
+    app,
+    { method: 'GET', path: basePath, request: z.object({}) },
+    () => faults.list(),
+    options,
+  );
   registerAdminRoute(
     app,
     { method: 'DELETE', path: basePath, request: z.object({}) },

@@ -36,7 +36,8 @@ export class RateLimitBucket {
   private rejectedCount = 0;
 
   constructor(name: string, limit: number, windowMs: number, now: () => number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`rate limit of ${name} must be a positive integer`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`rate limit of ${name} must be a positive integer`);
     this.name = name;
     this.limit = limit;
     this.windowMs = windowMs;
@@ -93,7 +94,9 @@ export class SlidingWindowRateLimiter {
     const existing = this.buckets.get(name);
     if (existing !== undefined) {
       if (existing.limit !== limit) {
-        throw new Error(`rate limit bucket ${name} already exists with ${existing.limit} per window, not ${limit}`);
+        throw new Error(
+          `rate limit bucket ${name} already exists with ${existing.limit} per window, not ${limit}`,
+        );
       }
       return existing;
     }

@@ -64,10 +64,14 @@ describe('signed endpoints: authentication', () => {
     const trader = exchange.client('trader');
     const good = FIXTURE_KEYS.trader;
     const attempt = async (headers: Record<string, string | undefined>): Promise<string | undefined> => {
-      const answer = await trader.get(POSITIONS, { productType: 'USDT-FUTURES' }, {
-        timestamp: String(NOW),
-        headers,
-      });
+      const answer = await trader.get(
+        POSITIONS,
+        { productType: 'USDT-FUTURES' },
+        {
+          timestamp: String(NOW),
+          headers,
+        },
+      );
       return answer.body?.code;
     };
     const noAuth = {
@@ -91,10 +95,14 @@ describe('signed endpoints: authentication', () => {
   });
 
   it('refuses auth failures with HTTP 400 and an error envelope', async () => {
-    const answer = await exchange.client('trader').get(POSITIONS, { productType: 'USDT-FUTURES' }, {
-      timestamp: String(NOW),
-      signWithSecret: 'not-the-secret',
-    });
+    const answer = await exchange.client('trader').get(
+      POSITIONS,
+      { productType: 'USDT-FUTURES' },
+      {
+        timestamp: String(NOW),
+        signWithSecret: 'not-the-secret',
+      },
+    );
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ code: '40009', msg: 'sign signature error', requestTime: NOW, data: null });
   });
@@ -102,17 +110,24 @@ describe('signed endpoints: authentication', () => {
   it('takes the paptrading header or its absence, and ignores X-CHANNEL-API-CODE and locale', async () => {
     const demo = exchange.client('trader', { paptrading: true });
     const withDemo = await demo.get(POSITIONS, { productType: 'USDT-FUTURES' }, { timestamp: String(NOW) });
-    const extra = await exchange.client('trader').get(POSITIONS, { productType: 'USDT-FUTURES' }, {
-      timestamp: String(NOW),
-      headers: { 'X-CHANNEL-API-CODE': 'abc123', locale: 'zh-CN' },
-    });
+    const extra = await exchange.client('trader').get(
+      POSITIONS,
+      { productType: 'USDT-FUTURES' },
+      {
+        timestamp: String(NOW),
+        headers: { 'X-CHANNEL-API-CODE': 'abc123', locale: 'zh-CN' },
+      },
+    );
     expect(withDemo.body?.code).toBe('00000');
     expect(extra.body?.code).toBe('00000');
   });
 
   it('verifies a body signed byte for byte as sent, spaces included', async () => {
-    const spaced = '{"symbol": "BTCUSDT", "productType": "USDT-FUTURES", "marginCoin": "USDT", "leverage": "20"}';
-    const answer = await exchange.client('trader').post(LEVERAGE, { raw: spaced }, { timestamp: String(NOW) });
+    const spaced =
+      '{"symbol": "BTCUSDT", "productType": "USDT-FUTURES", "marginCoin": "USDT", "leverage": "20"}';
+    const answer = await exchange
+      .client('trader')
+      .post(LEVERAGE, { raw: spaced }, { timestamp: String(NOW) });
     expect(answer.status).toBe(200);
     expect(answer.body?.data).toEqual({ symbol: 'BTCUSDT', longLeverage: '20', shortLeverage: '20' });
   });
@@ -136,7 +151,10 @@ describe('signed endpoints: authentication', () => {
     const trader = exchange.client('trader');
     const encoded = 'symbol=BTC%2FUSDT%20perp&clientOid=a%3Ab';
     const signedRaw = await trader.get(ORDER_INFO, encoded, { timestamp: String(NOW) });
-    const signedDecoded = await trader.get(ORDER_INFO, encoded, { timestamp: String(NOW), signDecodedQuery: true });
+    const signedDecoded = await trader.get(ORDER_INFO, encoded, {
+      timestamp: String(NOW),
+      signDecodedQuery: true,
+    });
     expect(signedRaw.body?.code).toBe('00000');
     expect(signedDecoded.body?.code).toBe('00000');
     expect(exchange.calls.map((call) => call.params)).toEqual([
@@ -149,7 +167,9 @@ describe('signed endpoints: authentication', () => {
     const trader = exchange.client('trader');
     const answer = await trader.get(POSITIONS, 'productType=USDT-FUTURES&marginCoin=USDT', {
       timestamp: String(NOW),
-      headers: { 'ACCESS-SIGN': traderSignature('GET', POSITIONS, 'marginCoin=USDT&productType=USDT-FUTURES', '') },
+      headers: {
+        'ACCESS-SIGN': traderSignature('GET', POSITIONS, 'marginCoin=USDT&productType=USDT-FUTURES', ''),
+      },
     });
     expect(answer.body?.code).toBe('40009');
   });
@@ -164,7 +184,11 @@ describe('signed endpoints: permissions and parameters', () => {
   it('refuses a key without the endpoint permission, naming it, before the handler runs', async () => {
     const reader = exchange.client('reader');
     const leverage = await reader.post(LEVERAGE, leverageBody);
-    const strategy = await reader.post(PLACE_STRATEGY, { category: 'USDT-FUTURES', symbol: 'BTCUSDT', qty: '1' });
+    const strategy = await reader.post(PLACE_STRATEGY, {
+      category: 'USDT-FUTURES',
+      symbol: 'BTCUSDT',
+      qty: '1',
+    });
     expect(leverage.status).toBe(400);
     expect(leverage.body?.code).toBe('40014');
     expect(leverage.body?.msg).toBe('Incorrect permissions, need trade permissions');
@@ -180,10 +204,18 @@ describe('signed endpoints: permissions and parameters', () => {
 
   it('maps a missing v2 parameter to 40019 and a wrong one to 40020', async () => {
     const trader = exchange.client('trader');
-    const missing = await trader.post(LEVERAGE, { symbol: 'BTCUSDT', productType: 'USDT-FUTURES', marginCoin: 'USDT' });
+    const missing = await trader.post(LEVERAGE, {
+      symbol: 'BTCUSDT',
+      productType: 'USDT-FUTURES',
+      marginCoin: 'USDT',
+    });
     const wrong = await trader.post(LEVERAGE, { ...leverageBody, leverage: '2.5x' });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ code: '40019', msg: 'Parameter leverage cannot be empty', data: null });
+    expect(missing.body).toMatchObject({
+      code: '40019',
+      msg: 'Parameter leverage cannot be empty',
+      data: null,
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body?.code).toBe('40020');
     expect(wrong.body?.msg).toMatch(/^Parameter leverage error/);
@@ -201,7 +233,10 @@ describe('signed endpoints: permissions and parameters', () => {
 
   it('reads GET parameters from the query as strings, the last of a repeated name winning', async () => {
     const trader = exchange.client('trader');
-    const answer = await trader.get(POSITIONS, 'productType=coin-futures&productType=usdt-futures&marginCoin=USDT');
+    const answer = await trader.get(
+      POSITIONS,
+      'productType=coin-futures&productType=usdt-futures&marginCoin=USDT',
+    );
     expect(answer.body?.code).toBe('00000');
     expect(exchange.calls[0]?.params).toEqual({ productType: 'USDT-FUTURES', marginCoin: 'USDT' });
   });
@@ -241,7 +276,12 @@ describe('signed endpoints: permissions and parameters', () => {
   });
 
   it('serves public endpoints without any key', async () => {
-    const anonymous = createSignedClient({ baseUrl: exchange.baseUrl, apiKey: '', secretKey: '', passphrase: '' });
+    const anonymous = createSignedClient({
+      baseUrl: exchange.baseUrl,
+      apiKey: '',
+      secretKey: '',
+      passphrase: '',
+    });
     const answer = await anonymous.publicGet(TICKERS, { productType: 'usdt-futures' });
     expect(answer.status).toBe(200);
     expect(answer.body?.data).toEqual([{ symbol: 'BTCUSDT', lastPr: '64000.5' }]);

@@ -60,7 +60,12 @@ export function registerEndpoint<Req extends z.ZodType, Res extends z.ZodType>(
         if (!bucket.tryAcquire(ip)) return tooManyRequests(reply, requestTime);
       } else {
         key = authenticate(
-          { method: request.method, rawUrl: request.raw.url ?? '', headers: request.headers, rawBody: request.rawBody },
+          {
+            method: request.method,
+            rawUrl: request.raw.url ?? '',
+            headers: request.headers,
+            rawBody: request.rawBody,
+          },
           deps.lookupKey,
           requestTime,
         );
@@ -150,5 +155,7 @@ function refuse(reply: FastifyReply, error: ApiError, requestTime: number): Enve
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
+  );
 }

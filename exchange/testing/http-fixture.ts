@@ -210,7 +210,8 @@ export async function startFixtureExchange(options: FixtureOptions = {}): Promis
     faults: deps.faults,
     rateLimiter: deps.rateLimiter,
     calls,
-    client: (name, clientOptions = {}) => createSignedClient({ baseUrl, ...FIXTURE_KEYS[name], ...clientOptions }),
+    client: (name, clientOptions = {}) =>
+      createSignedClient({ baseUrl, ...FIXTURE_KEYS[name], ...clientOptions }),
     close: () => app.close(),
   };
 }
