@@ -11,7 +11,7 @@ import { Journal, type JournalStats } from './journal/journal';
 
 /** Commands between snapshots, and the longest time between them, to bound replay at start. */
 const SNAPSHOT_EVERY_COMMANDS = 20_000;
-const SNAPSHOT_EVERY_MS = 60_000;
+const SNAPSHOT_EVERY_MS = 600_000;
 
 /** A command without its time, which the service stamps when it accepts it. */
 export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'ts'> : never) : never;
@@ -118,9 +118,20 @@ export class ExchangeService {
       );
       throw this.halted;
     }
-    const seq = this.journal.append(command);
+    let seq: number;
+    try {
+      seq = this.journal.append(command);
+    } catch (error) {
+      this.halted = new Error(`the exchange stopped taking orders: its journal cannot be written (${String(error)})`);
+      throw this.halted;
+    }
     this.commandsSinceSnapshot++;
-    await this.journal.durable(seq);
+    try {
+      await this.journal.durable(seq);
+    } catch (error) {
+      this.halted = new Error(`the exchange stopped taking orders: its journal cannot be written (${String(error)})`);
+      throw this.halted;
+    }
     this.maybeSnapshot();
     return result;
   }
@@ -189,7 +200,9 @@ export class ExchangeService {
     return this.journal.stats;
   }
 
+  /** Writes a last snapshot (so the next start replays little) and closes the journal. */
   async close(): Promise<void> {
+    if (this.halted === null && this.commandsSinceSnapshot > 0) await this.snapshot();
     await this.journal.close();
   }
 }

@@ -97,7 +97,7 @@ describe('Engine trading between two accounts', () => {
         order({ clientOid: 'x' }),
         order({ clientOid: 'x' }),
         order({ clientOid: 'y', price: '90000.05' }),
-        order({ clientOid: 'z', size: '0.00001' }),
+        order({ clientOid: 'z', size: '0.00015' }),
         order({ clientOid: 'w', size: '0.0001', price: '1000' }),
       ],
     });

@@ -141,9 +141,16 @@ export function closePosition(
 
 function archive(state: EngineState, account: Account, market: Market, position: Position, ts: number): void {
   state.removePosition(account, EngineState.positionKey(position.uid, position.symbol, position.holdSide));
+  // Take-profit and stop-loss plans belong to the position and end with it.
+  for (const [id, plan] of state.plans) {
+    if (plan.uid === position.uid && plan.symbol === position.symbol && plan.holdSide === position.holdSide)
+      state.plans.delete(id);
+  }
   const funding = position.fundingFee ?? 0n;
   const history: HistoryPosition = {
-    positionId: String(position.id),
+    // A history id of its own, taken at closing: the list runs newest close first and
+    // idLessThan pages back through it without skipping a position closed out of opening order.
+    positionId: String(state.nextPositionId++),
     symbol: position.symbol,
     productType: position.productType,
     marginCoin: position.marginCoin,

@@ -22,7 +22,7 @@ export const DEFAULT_LEVERAGE = 20;
 /** Public fills kept per symbol (E13 answers at most 1,000 at a time). */
 export const MAX_PUBLIC_FILLS = 10_000;
 /** Finished orders kept for order-info and clientOid look-up. */
-export const MAX_FINISHED_ORDERS = 200_000;
+export const MAX_FINISHED_ORDERS = 50_000;
 export const MAX_HISTORY_POSITIONS = 5_000;
 
 export interface Market {

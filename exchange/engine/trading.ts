@@ -130,7 +130,8 @@ export class Trading {
       filledValue: 0n,
       fee: 0n,
       profit: 0n,
-      reduceOnly: input.reduceOnly || intent === 'close',
+      // reduceOnly is a one-way notion (spec E1); in hedge mode a close order is what reduces.
+      reduceOnly: intent === 'close',
       marginMode: settings.marginMode,
       leverage,
       stpMode: input.stpMode,
@@ -226,6 +227,9 @@ export class Trading {
     const contract = market.contract;
     const lots = parseScaled(size, contract.volumePlace);
     if (lots === null) {
+      // A size under the minimum is told so, even when it also has too many decimals.
+      if (belowMinimumSize(size, contract.minTradeLots, contract.volumePlace))
+        throw EngineError.of('minSize');
       throw EngineError.of(
         'scaleError',
         `checkBDScale error value=${size} checkScale=${contract.volumePlace}`,
@@ -294,6 +298,15 @@ export class Trading {
     return side === 'buy' ? 'short' : 'long';
   }
 
+  /**
+   * The side an order takes on the book. A hedge-mode close trades against its position: v2 names
+   * the position by side (E1 rule 3: close long is side=buy), so the side alone does not say it.
+   */
+  private bookSide(order: Order): Side {
+    if (order.intent !== 'close' || order.posSide === 'net') return order.side;
+    return order.posSide === 'long' ? 'sell' : 'buy';
+  }
+
   private openTargetSide(order: Order): HoldSide {
     if (order.posSide !== 'net') return order.posSide;
     return order.side === 'buy' ? 'long' : 'short';
@@ -331,11 +344,12 @@ export class Trading {
   /** Matches a new order, then rests or cancels what is left according to its time in force. */
   private execute(account: Account, market: Market, order: Order, ts: number): void {
     const book = market.book;
-    const opposite = order.side === 'buy' ? SELL : BUY;
-    const limit = order.orderType === 'market' ? this.bandPrice(market, order.side) : order.price;
+    const side = this.bookSide(order);
+    const opposite = side === 'buy' ? SELL : BUY;
+    const limit = order.orderType === 'market' ? this.bandPrice(market, side) : order.price;
     const bestOpposite = book.bestPrice(opposite);
     const crosses =
-      bestOpposite !== undefined && (order.side === 'buy' ? bestOpposite <= limit : bestOpposite >= limit);
+      bestOpposite !== undefined && (side === 'buy' ? bestOpposite <= limit : bestOpposite >= limit);
 
     if (order.force === 'post_only' && crosses) {
       account.openOrders.add(order.id);
@@ -352,17 +366,7 @@ export class Trading {
     }
     account.openOrders.add(order.id);
     if (crosses) {
-      this.matchTaker(
-        market,
-        order.side,
-        order.lots,
-        limit,
-        account.owner,
-        order.stpMode,
-        order,
-        account,
-        ts,
-      );
+      this.matchTaker(market, side, order.lots, limit, account.owner, order.stpMode, order, account, ts);
     }
     if (order.status === 'cancelled') return;
     const remaining = order.lots - order.filledLots;
@@ -376,7 +380,7 @@ export class Trading {
     }
     const resting = newRestingOrder(
       order.id,
-      order.side === 'buy' ? BUY : SELL,
+      side === 'buy' ? BUY : SELL,
       order.price,
       remaining,
       account.owner,
@@ -549,4 +553,10 @@ export class Trading {
     market.lastPrice = price;
     market.sim.recordTrade(ts, price, lots);
   }
+}
+
+/** Whether a decimal size (up to 20 decimals, as the schemas allow) is below `minLots` lots. */
+function belowMinimumSize(size: string, minLots: number, volumePlace: number): boolean {
+  const fine = parseScaled(size, 20);
+  return fine !== null && fine < BigInt(minLots) * 10n ** BigInt(20 - volumePlace);
 }

@@ -92,9 +92,16 @@ export class Views {
     const last = market.lastPrice;
     const open24h = stats.open24h;
     const openUtc = stats.openUtc;
-    let holding = 0;
-    for (const position of this.state.positions.values())
-      if (position.symbol === contract.symbol) holding += position.lots;
+    // Open interest counts each contract once: the longs held, or the shorts when the simulated
+    // market (which holds no positions) is the other side of more of them.
+    let longLots = 0;
+    let shortLots = 0;
+    for (const position of this.state.positions.values()) {
+      if (position.symbol !== contract.symbol) continue;
+      if (position.holdSide === 'long') longLots += position.lots;
+      else shortLots += position.lots;
+    }
+    const holding = Math.max(longLots, shortLots);
     const quoteVolume = formatScaled(
       stats.quoteVolumeUnits * BigInt(contract.priceEndStep),
       contract.pricePlace + contract.volumePlace,

@@ -68,23 +68,18 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   app.setNotFoundHandler((request, reply) => answerNotFound(app, request, reply));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiError) {
-      return reply.code(error.httpStatus).send(errorEnvelope(error.code, error.msg, Date.now()));
-    }
+    if (error instanceof ApiError) return sendApiError(reply, error);
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      const tooLarge = apiErrorWithStatus(413, 'bodyTooLarge', bodyLimit);
-      return reply.code(413).send(errorEnvelope(tooLarge.code, tooLarge.msg, Date.now()));
+      return sendApiError(reply, apiErrorWithStatus(413, 'bodyTooLarge', bodyLimit));
     }
     if (request.is404) return answerNotFound(app, request, reply);
     const status = error.statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
-      const detail = formatMessage(ERROR_CODES.paramVerifyV2.msg, `: ${error.message}`);
-      return reply.code(status).send(errorEnvelope(ERROR_CODES.paramVerifyV2.code, detail, Date.now()));
+      const msg = `${formatMessage(ERROR_CODES.paramVerifyV2.msg, '').trimEnd()}: ${error.message}`;
+      return sendApiError(reply, new ApiError(ERROR_CODES.paramVerifyV2.code, msg, status));
     }
     request.log.error({ err: error, method: request.method, url: request.raw.url }, 'unexpected error');
-    return reply
-      .code(500)
-      .send(errorEnvelope(ERROR_CODES.unknownError.code, ERROR_CODES.unknownError.msg, Date.now()));
+    return sendApiError(reply, apiErrorWithStatus(500, 'unknownError'));
   });
 
   return app;
@@ -97,6 +92,10 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
 export function acceptAnyContentType(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
   request.raw.headers['content-type'] = 'application/json';
   done();
+}
+
+function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.httpStatus).send(errorEnvelope(error.code, error.msg, Date.now()));
 }
 
 /** 405 naming the allowed methods when the path exists with another method, 404 otherwise. */

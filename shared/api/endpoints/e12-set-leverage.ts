@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { HOLD_SIDES } from '../enums';
-import {
-  ciEnum,
-  coinField,
-  optionalField,
-  positiveIntegerTextField,
-  productTypeField,
-  symbolField,
-} from '../primitives';
+import { ciEnum, coinField, optionalField, productTypeField, symbolField } from '../primitives';
 import { reportMissing } from './parameter-rules';
 import { marginModeText } from './response-fields';
+
+// Any whole number passes here: one outside 1..maxLever, 0 included, is the exchange's 43050
+// (leverage exceeds the effective range), not a malformed parameter.
+const leverageField = optionalField(z.string().regex(/^\d{1,6}$/, 'must be a whole number such as 20'));
 
 const request = z
   .object({
@@ -18,10 +15,10 @@ const request = z
     productType: productTypeField,
     marginCoin: coinField,
     /** Crossed margin, one-way isolated, or hedge isolated with the same leverage both ways. */
-    leverage: optionalField(positiveIntegerTextField),
+    leverage: leverageField,
     /** Hedge isolated only; overrides `leverage` when both are sent. */
-    longLeverage: optionalField(positiveIntegerTextField),
-    shortLeverage: optionalField(positiveIntegerTextField),
+    longLeverage: leverageField,
+    shortLeverage: leverageField,
     /** Needed in hedge isolated mode unless long and short leverage come together. */
     holdSide: optionalField(ciEnum(HOLD_SIDES)),
   })

@@ -382,10 +382,13 @@ describe('E12 set-leverage', () => {
     expect(refusal(setLeverage, base)).toEqual({ code: '40019', msg: 'Parameter leverage cannot be empty' });
   });
 
-  it('refuses a leverage that is not a positive whole number', () => {
-    expect(refusal(setLeverage, { ...base, leverage: '0' }).code).toBe('40020');
+  it('refuses a leverage that is not a whole number', () => {
     expect(refusal(setLeverage, { ...base, leverage: '2.5' }).code).toBe('40020');
     expect(refusal(setLeverage, { ...base, longLeverage: '-3' }).code).toBe('40020');
+  });
+
+  it('leaves the range to the exchange: 0 is out of range (43050), not malformed', () => {
+    expect(parseRequest(setLeverage, { ...base, leverage: '0' })).toMatchObject({ ok: true, value: { leverage: '0' } });
   });
 });
 
