@@ -122,14 +122,18 @@ export class ExchangeService {
     try {
       seq = this.journal.append(command);
     } catch (error) {
-      this.halted = new Error(`the exchange stopped taking orders: its journal cannot be written (${String(error)})`);
+      this.halted = new Error(
+        `the exchange stopped taking orders: its journal cannot be written (${String(error)})`,
+      );
       throw this.halted;
     }
     this.commandsSinceSnapshot++;
     try {
       await this.journal.durable(seq);
     } catch (error) {
-      this.halted = new Error(`the exchange stopped taking orders: its journal cannot be written (${String(error)})`);
+      this.halted = new Error(
+        `the exchange stopped taking orders: its journal cannot be written (${String(error)})`,
+      );
       throw this.halted;
     }
     this.maybeSnapshot();

@@ -295,7 +295,10 @@ export class Engine {
     if (settings.marginMode === 'crossed') {
       const value = command.leverage ?? command.longLeverage ?? command.shortLeverage;
       if (value === null) throw EngineError.of('paramEmpty', 'leverage');
+      // Crossed leverage covers both directions, as the live answer shows it.
       next.crossLeverage = value;
+      next.longLeverage = value;
+      next.shortLeverage = value;
     } else if (command.longLeverage !== null || command.shortLeverage !== null) {
       next.longLeverage = command.longLeverage ?? command.leverage ?? settings.longLeverage;
       next.shortLeverage = command.shortLeverage ?? command.leverage ?? settings.shortLeverage;

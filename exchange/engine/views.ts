@@ -486,12 +486,15 @@ export class Views {
           margin += position.margin;
         }
         const available = this.engine.trading.available(account, coin);
+        // The wallet splits into available, locked (position margin) and frozen (open orders);
+        // an unrealized loss lowers what can be moved, never what is frozen.
+        const frozen = account.frozen.get(coin) ?? 0n;
         const equity = balance + pnl;
         const usdt = coin === 'USDT' || coin === 'USDC' ? equity : this.toUsdt(coin, equity);
         return {
           marginCoin: coin,
-          available: formatMoney(balance - margin),
-          frozen: formatMoney(balance - margin - available > 0n ? balance - margin - available : 0n),
+          available: formatMoney(balance - margin - frozen),
+          frozen: formatMoney(frozen),
           locked: formatMoney(margin),
           crossedMaxAvailable: formatMoney(available > 0n ? available : 0n),
           isolatedMaxAvailable: formatMoney(available > 0n ? available : 0n),

@@ -15,7 +15,7 @@ import type {
   SubaccountFutureAsset,
 } from '../../shared/api/endpoints';
 import type { CreateAccountRequest, NewApiKey, PaperAccount } from '../../shared/api/paper-admin';
-import type { Permission } from '../../shared/api/enums';
+import type { Permission, ProductType } from '../../shared/api/enums';
 import { createSignedClient } from '../testing/signed-client';
 import type { ClientResponse, QueryInput, SignedClient } from '../testing/signed-client';
 import { startTestExchange, type TestExchange } from '../testing/test-exchange';
@@ -37,8 +37,6 @@ const DEPOSIT_ACCOUNT = '/api/v3/account/deposit-account';
 
 const DAY_MS = 86_400_000;
 
-type ProductType = 'USDT-FUTURES' | 'COIN-FUTURES' | 'USDC-FUTURES';
-
 interface Market {
   symbol: string;
   productType: ProductType;
@@ -56,6 +54,11 @@ interface OrderSpec {
   size: string;
   tradeSide?: 'open' | 'close';
   reduceOnly?: 'YES' | 'NO';
+}
+
+interface BatchResult {
+  successList: Array<{ orderId: string }>;
+  failureList: Array<{ errorCode: string; errorMsg: string }>;
 }
 
 interface Trader {
@@ -125,20 +128,14 @@ async function placeRaw(
   orders: OrderSpec[],
   market: Market = BTCUSDT,
   marginMode: 'crossed' | 'isolated' = 'crossed',
-): Promise<{
-  successList: Array<{ orderId: string }>;
-  failureList: Array<{ errorCode: string; errorMsg: string }>;
-}> {
+): Promise<BatchResult> {
   return ok(
     await trader.client.post(PLACE, {
       ...market,
       marginMode,
       orderList: orders.map((order) => ({ orderType: 'limit', ...order })),
     }),
-  ) as {
-    successList: Array<{ orderId: string }>;
-    failureList: Array<{ errorCode: string; errorMsg: string }>;
-  };
+  ) as BatchResult;
 }
 
 /** Places limit orders and expects every one accepted. */
@@ -157,7 +154,7 @@ interface TradeOptions {
   market?: Market;
   /** Fields of the taker's order beyond side, price and size (tradeSide in hedge mode). */
   taker?: Partial<OrderSpec>;
-  /** The v2 order carries a margin mode; it must match the symbol's setting once it is set. */
+  /** A v2 order names a margin mode and, with nothing open, switches the symbol to it. */
   takerMarginMode?: 'crossed' | 'isolated';
 }
 
@@ -702,8 +699,24 @@ describe('E6 subaccount-future-assets', () => {
         // 4999.43 - 47.5 margin - 10 loss
         maxTransferOut: '4941.93',
         crossedMaxAvailable: '4941.93',
+        // wallet 4999.43 = available + locked (position margin) + frozen (orders)
+        available: '4951.93',
+        locked: '47.5',
+        frozen: '0',
       },
     ]);
+    // A resting buy of 0.01 at 90000 reserves 45 margin and 0.54 taker fee.
+    await place(sub, [{ side: 'buy', price: '90000', size: '0.01' }]);
+    expect(await assets('USDT-FUTURES')).toMatchObject([
+      {
+        available: '4906.39',
+        locked: '47.5',
+        frozen: '45.54',
+        maxTransferOut: '4896.39',
+        accountEquity: '4989.43',
+      },
+    ]);
+    await cancelAll(sub);
     expect(await assets('COIN-FUTURES')).toMatchObject([
       { marginCoin: 'BTC', accountEquity: '0.5', usdtEquity: '47000', unrealizedPL: '0' },
     ]);

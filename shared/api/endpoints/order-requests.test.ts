@@ -388,7 +388,10 @@ describe('E12 set-leverage', () => {
   });
 
   it('leaves the range to the exchange: 0 is out of range (43050), not malformed', () => {
-    expect(parseRequest(setLeverage, { ...base, leverage: '0' })).toMatchObject({ ok: true, value: { leverage: '0' } });
+    expect(parseRequest(setLeverage, { ...base, leverage: '0' })).toMatchObject({
+      ok: true,
+      value: { leverage: '0' },
+    });
   });
 });
 
