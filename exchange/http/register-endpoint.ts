@@ -12,6 +12,7 @@ import { acceptAnyContentType } from './app';
 import { authenticate, requirePermission } from './auth';
 import type { ApiKeyRecord, KeyLookup } from './auth';
 import { strikeWithFault } from './faults';
+import { jsonTextOf } from './pre-serialized';
 import type { FaultRegistry } from './faults';
 import type { SlidingWindowRateLimiter } from './rate-limit';
 
@@ -50,7 +51,7 @@ export function registerEndpoint<Req extends z.ZodType, Res extends z.ZodType>(
   function serve(
     request: FastifyRequest,
     reply: FastifyReply,
-  ): Envelope<unknown> | Promise<Envelope<unknown> | undefined> {
+  ): Envelope<unknown> | string | Promise<Envelope<unknown> | string | undefined> {
     const requestTime = deps.now();
     const ip = request.ip;
     let key: ApiKeyRecord | null = null;
@@ -103,7 +104,7 @@ export function registerEndpoint<Req extends z.ZodType, Res extends z.ZodType>(
     reply: FastifyReply,
     data: unknown,
     requestTime: number,
-  ): Envelope<unknown> | Promise<Envelope<unknown> | undefined> {
+  ): Envelope<unknown> | string | Promise<Envelope<unknown> | string | undefined> {
     return answer(reply, 200, successEnvelope(data === undefined ? null : data, requestTime));
   }
 
@@ -112,7 +113,7 @@ export function registerEndpoint<Req extends z.ZodType, Res extends z.ZodType>(
     reply: FastifyReply,
     error: unknown,
     requestTime: number,
-  ): Envelope<unknown> | Promise<Envelope<unknown> | undefined> {
+  ): Envelope<unknown> | string | Promise<Envelope<unknown> | string | undefined> {
     if (error instanceof ApiError) {
       return answer(reply, error.httpStatus, errorEnvelope(error.code, error.msg, requestTime));
     }
@@ -129,10 +130,16 @@ export function registerEndpoint<Req extends z.ZodType, Res extends z.ZodType>(
     reply: FastifyReply,
     status: number,
     envelope: Envelope<unknown>,
-  ): Envelope<unknown> | Promise<Envelope<unknown> | undefined> {
+  ): Envelope<unknown> | string | Promise<Envelope<unknown> | string | undefined> {
     const fault = deps.faults.take(endpoint.path);
     if (fault !== undefined) return strikeWithFault(fault, reply, status, envelope);
     reply.code(status);
+    const dataText = jsonTextOf(envelope.data);
+    if (dataText !== undefined) {
+      // Same bytes JSON.stringify would give, without serialising the data again.
+      reply.type('application/json; charset=utf-8');
+      return `{"code":${JSON.stringify(envelope.code)},"msg":${JSON.stringify(envelope.msg)},"requestTime":${envelope.requestTime},"data":${dataText}}`;
+    }
     return envelope;
   }
 

@@ -1,4 +1,5 @@
 import { contracts, fillsHistory, mergeDepth, serverTime, tickers } from '../../shared/api/endpoints';
+import { withJsonText } from '../http/pre-serialized';
 import { registerEndpoint } from '../http/register-endpoint';
 import type { RouteContext } from './context';
 import { engineCall } from './engine-errors';
@@ -18,7 +19,8 @@ export function registerMarketRoutes({ app, service, deps }: RouteContext): void
   registerEndpoint(
     app,
     tickers,
-    ({ params }) => service.read(() => service.views.tickers(params.productType)),
+    // Cached per state version, and so is its JSON text.
+    ({ params }) => service.read(() => withJsonText(service.views.tickers(params.productType))),
     deps,
   );
 

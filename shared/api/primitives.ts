@@ -16,7 +16,8 @@ function fromWire(value: unknown): unknown {
 }
 
 function wire<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value: WireValue) => fromWire(value), schema);
+  // The input type keeps the schema's own input (lists, objects) beside the wire forms.
+  return z.preprocess((value: WireValue | z.input<T>) => fromWire(value), schema);
 }
 
 /** A field that may be left out (or sent as `""`/`null`): its output is then `undefined`. */
