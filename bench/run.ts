@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { runEngineBench } from './engine-throughput';
 import { runHttpBench } from './http-load';
+import { formatPollHubFigures, runPollHubBench } from './poll-hub';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const format = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -30,3 +31,6 @@ if (bare !== undefined && tickers !== undefined) {
     `\n  tickers / bare node:http = ${(tickers.requestsPerSecond / bare.requestsPerSecond).toFixed(2)} (aim: at least 0.6)`,
   );
 }
+
+console.log('\nPoll hub (main process): upstream requests with one and with three windows on the same keys');
+for (const line of formatPollHubFigures(await runPollHubBench(root))) console.log(`  ${line}`);

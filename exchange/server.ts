@@ -52,6 +52,7 @@ export interface RunningExchange {
 }
 
 export const DEFAULT_TICK_MS = 250;
+const CLOSE_GRACE_MS = 2_000;
 
 /** Starts the paper exchange: recovers its state, serves the API and runs the simulated market. */
 export async function startExchange(options: ExchangeOptions): Promise<RunningExchange> {
@@ -116,7 +117,11 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
       close() {
         closing ??= (async () => {
           if (timer !== null) clearInterval(timer);
+          // Requests under way may finish; connections still open after a grace period are cut,
+          // so a client holding keep-alive connections cannot keep the exchange from stopping.
+          const force = setTimeout(() => running.server.closeAllConnections(), CLOSE_GRACE_MS);
           await running.close();
+          clearTimeout(force);
           await service.close();
         })();
         return closing;

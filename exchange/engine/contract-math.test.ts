@@ -41,3 +41,48 @@ describe('ContractMath', () => {
     expect(math.quoteNotionalAtLeast(50_000, 1, 500_000_000n)).toBe(true);
   });
 });
+
+describe('ContractMath safe-integer paths', () => {
+  const cases: Array<[number, number]> = [
+    [950_001, 5_000],
+    [1, 1],
+    [950_000, 2],
+    [999_999_999, 10_000_000],
+    [2 ** 40, 2 ** 20],
+    [123_457, 9_999_999],
+  ];
+
+  it('reserve, fee and margin match the bigint formulas, above 2^53 too', () => {
+    for (const symbol of ['BTCUSDT', 'ETHUSDT', 'BTCUSD']) {
+      const math = contract(symbol);
+      for (const [ticks, lots] of cases) {
+        for (const leverage of [1, 3, 7, 20, 125]) {
+          const value = math.value(ticks, lots);
+          expect(math.openingReserve(ticks, lots, leverage, 600)).toBe(
+            math.initialMargin(value, leverage) + math.fee(value, 600),
+          );
+          expect(math.marginFor(ticks, lots, leverage)).toBe(math.initialMargin(value, leverage));
+        }
+        for (const ppm of [0, 200, 600, 1_000_000, 333]) {
+          expect(math.tradeFee(ticks, lots, ppm)).toBe(math.fee(math.value(ticks, lots), ppm));
+        }
+      }
+    }
+  });
+
+  it('rounds a fee of exactly half a unit away from zero and ceils margins', () => {
+    const math = contract('BTCUSDT');
+    // 0.0001 BTC at 0.5 (5 ticks) is 0.00005 USDT, 5,000 units; 100 ppm of it is half a unit.
+    expect(math.tradeFee(5, 1, 100)).toBe(1n);
+    expect(math.tradeFee(5, 1, 99)).toBe(0n);
+    expect(math.marginFor(5, 1, 3)).toBe(1_667n);
+  });
+
+  it('checks the default minimum notional (5 USDT) exactly at the boundary', () => {
+    const math = contract('BTCUSDT');
+    // 5 USDT = 0.0001 BTC (1 lot) at 50,000.0 (500,000 ticks).
+    expect(math.quoteNotionalAtLeast(500_000, 1)).toBe(true);
+    expect(math.quoteNotionalAtLeast(499_999, 1)).toBe(false);
+    expect(math.quoteNotionalAtLeast(2 ** 40, 2 ** 20)).toBe(true);
+  });
+});

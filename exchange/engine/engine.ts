@@ -214,7 +214,9 @@ export class Engine {
     return orders.map((input) => {
       try {
         const order = this.trading.place(account, input, version, ts);
-        return { ok: true, orderId: String(order.id), clientOid: order.clientOid };
+        // Without a clientOid of its own the order's clientOid already is its id written out.
+        const orderId = input.clientOid === null ? order.clientOid : String(order.id);
+        return { ok: true, orderId, clientOid: order.clientOid };
       } catch (error) {
         if (!(error instanceof EngineError)) throw error;
         return { ok: false, clientOid: input.clientOid, code: error.code, msg: error.msg };
@@ -270,7 +272,7 @@ export class Engine {
       return order?.uid === account.uid ? order : undefined;
     }
     if (clientOid !== null) {
-      const id = account.clientOids.get(clientOid);
+      const id = this.state.idByClientOid(account, clientOid);
       return id === undefined ? undefined : this.state.orders.get(id);
     }
     return undefined;
@@ -400,7 +402,7 @@ export class Engine {
       }
       const id = this.state.nextOrderId + plans.length;
       const clientOid = leg.clientOid ?? String(id);
-      if (account.clientOids.has(clientOid) || seen.has(clientOid)) {
+      if (this.state.idByClientOid(account, clientOid) !== undefined || seen.has(clientOid)) {
         throw EngineError.of(command.version === 'v2' ? 'duplicateClientOidV2' : 'duplicateClientOidV3');
       }
       seen.add(clientOid);

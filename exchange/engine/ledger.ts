@@ -39,7 +39,8 @@ export class Ledger {
       ts,
     };
     account.records.push(record);
-    if (account.records.length > MAX_RECORDS_PER_ACCOUNT) {
+    // Trimmed in chunks, so a busy account does not shift its whole history on every record.
+    if (account.records.length > MAX_RECORDS_PER_ACCOUNT + 1_000) {
       account.records.splice(0, account.records.length - MAX_RECORDS_PER_ACCOUNT);
     }
     return record;

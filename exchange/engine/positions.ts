@@ -1,6 +1,6 @@
 import type { HoldSide } from '../../shared/api/enums';
-import type { Market } from './state';
-import { EngineState } from './state';
+import type { EngineState, Market } from './state';
+import { ticksTimesLots } from './contract-math';
 import { divRound, formatMoney, formatScaled } from './money';
 import type { Account, HistoryPosition, Order, Position } from './types';
 
@@ -37,7 +37,7 @@ export function openPosition(
   fee: bigint,
   ts: number,
 ): Position {
-  const key = EngineState.positionKey(account.uid, market.contract.symbol, holdSide);
+  const key = state.positionKeyOf(account.uid, market.contract.symbol, holdSide);
   let position = state.positions.get(key);
   if (position === undefined) {
     position = {
@@ -67,10 +67,10 @@ export function openPosition(
     };
     state.addPosition(account, key, position);
   }
-  const ticksLots = BigInt(price) * BigInt(lots);
+  const ticksLots = ticksTimesLots(price, lots);
   position.lots += lots;
   position.openValue += ticksLots;
-  position.margin += market.math.initialMargin(market.math.value(price, lots), position.leverage);
+  position.margin += market.math.marginFor(price, lots, position.leverage);
   position.deductedFee += fee;
   position.openFee += fee;
   position.openTotalLots += lots;
@@ -121,7 +121,7 @@ export function closePosition(
   position.deductedFee += fee;
   position.closeFee += fee;
   position.closeTotalLots += lots;
-  position.closeTotalValue += BigInt(price) * BigInt(lots);
+  position.closeTotalValue += ticksTimesLots(price, lots);
   position.uTime = ts;
   state.ledger.apply(
     account,
@@ -140,7 +140,7 @@ export function closePosition(
 }
 
 function archive(state: EngineState, account: Account, market: Market, position: Position, ts: number): void {
-  state.removePosition(account, EngineState.positionKey(position.uid, position.symbol, position.holdSide));
+  state.removePosition(account, state.positionKeyOf(position.uid, position.symbol, position.holdSide));
   // Take-profit and stop-loss plans belong to the position and end with it.
   for (const [id, plan] of state.plans) {
     if (plan.uid === position.uid && plan.symbol === position.symbol && plan.holdSide === position.holdSide)

@@ -147,6 +147,7 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
     };
     state.accounts.set(account.uid, account);
     state.accountsByOwner.set(account.owner, account);
+    state.trackClientOids(account);
     for (const key of account.keys) state.keys.set(key.apiKey, key);
   }
   for (const saved of snapshot.orders) {

@@ -1,9 +1,10 @@
-import type { PosMode, ProductType } from '../../shared/api/enums';
+import type { HoldSide, PosMode, ProductType } from '../../shared/api/enums';
 import { PRODUCT_TYPES } from '../../shared/api/enums';
 import { OrderBook } from './book/order-book';
 import { ContractMath } from './contract-math';
 import type { ContractSpec } from './contracts';
 import { Ledger } from './ledger';
+import { OrderStore } from './order-store';
 import type {
   Account,
   AccountKind,
@@ -48,7 +49,7 @@ export class EngineState {
   readonly accountsByOwner = new Map<number, Account>();
   readonly keys = new Map<string, ApiKeyRecord>();
   readonly markets = new Map<string, Market>();
-  readonly orders = new Map<number, Order>();
+  readonly orders = new OrderStore();
   /** Ids of finished orders, oldest first from `finishedHead`, to bound memory. */
   readonly finishedOrders: number[] = [];
   private finishedHead = 0;
@@ -57,6 +58,9 @@ export class EngineState {
   readonly plans = new Map<number, TriggerPlan>();
   /** Bumped on every change, so cached views know when to recompute. */
   version = 0;
+  private readonly positionKeys = new Map<string, Map<string, { long: string; short: string }>>();
+  /** Ids that an account's clientOids may name, so forgetting any other order reads nothing. */
+  private readonly idsInClientOids = new Set<number>();
 
   constructor(nextRecordId = 1) {
     this.ledger = new Ledger(nextRecordId);
@@ -64,6 +68,27 @@ export class EngineState {
 
   static positionKey(uid: string, symbol: string, holdSide: string): string {
     return `${uid}\u0000${symbol}\u0000${holdSide}`;
+  }
+
+  /**
+   * positionKey without building and hashing a new string on every look-up. Only for a listed
+   * symbol and an existing account, so the cache stays as small as accounts x contracts.
+   */
+  positionKeyOf(uid: string, symbol: string, holdSide: HoldSide): string {
+    let bySymbol = this.positionKeys.get(uid);
+    if (bySymbol === undefined) {
+      bySymbol = new Map();
+      this.positionKeys.set(uid, bySymbol);
+    }
+    let keys = bySymbol.get(symbol);
+    if (keys === undefined) {
+      keys = {
+        long: EngineState.positionKey(uid, symbol, 'long'),
+        short: EngineState.positionKey(uid, symbol, 'short'),
+      };
+      bySymbol.set(symbol, keys);
+    }
+    return holdSide === 'long' ? keys.long : keys.short;
   }
 
   market(symbol: string): Market | undefined {
@@ -167,11 +192,26 @@ export class EngineState {
     if (account.historyPositions.length > MAX_HISTORY_POSITIONS) account.historyPositions.shift();
   }
 
+  /** Names an order by a clientOid in the account's clientOids. */
+  keepClientOid(account: Account, clientOid: string, orderId: number): void {
+    account.clientOids.set(clientOid, orderId);
+    this.idsInClientOids.add(orderId);
+  }
+
+  /** Takes note of the ids an account's clientOids name (an account restored from a snapshot). */
+  trackClientOids(account: Account): void {
+    for (const id of account.clientOids.values()) this.idsInClientOids.add(id);
+  }
+
   /** Remembers a finished order, forgetting the oldest beyond the retention bound. */
   finishOrder(order: Order): void {
     this.finishedOrders.push(order.id);
     while (this.finishedOrders.length - this.finishedHead > MAX_FINISHED_ORDERS) {
       const oldId = this.finishedOrders[this.finishedHead++] as number;
+      if (!this.idsInClientOids.delete(oldId)) {
+        this.orders.delete(oldId);
+        continue;
+      }
       const old = this.orders.get(oldId);
       if (old === undefined) continue;
       this.orders.delete(oldId);
@@ -183,6 +223,20 @@ export class EngineState {
       this.finishedOrders.splice(0, this.finishedHead);
       this.finishedHead = 0;
     }
+  }
+
+  /**
+   * The order or plan id a clientOid names for an account. An order placed without a clientOid
+   * answers to its id written out, which stays out of `clientOids` (most orders have no clientOid
+   * of their own, and the map would otherwise grow and shrink with every one of them).
+   */
+  idByClientOid(account: Account, clientOid: string): number | undefined {
+    const id = account.clientOids.get(clientOid);
+    if (id !== undefined) return id;
+    const order = this.orders.get(Number(clientOid));
+    return order !== undefined && order.uid === account.uid && order.clientOid === clientOid
+      ? order.id
+      : undefined;
   }
 
   /** Finished order ids still remembered, oldest first. */

@@ -8,9 +8,10 @@ import type {
   TimeInForce,
 } from '../../shared/api/enums';
 import { BUY, SELL, newRestingOrder } from './book/order-book';
+import { ticksTimesLots } from './contract-math';
 import { tickSize } from './contracts';
 import { EngineError } from './errors';
-import { divCeil, divRound, parseScaled } from './money';
+import { divCeil, divRound, parseScaled, parseScaledSafe } from './money';
 import { closePosition, openPosition, unrealizedPnl } from './positions';
 import { EngineState, MARKET_OWNER, MAX_PUBLIC_FILLS, type Market } from './state';
 import type { Account, Order, OrderIntent, Position } from './types';
@@ -93,7 +94,7 @@ export class Trading {
 
     if (intent === 'close') {
       const target = this.closeTargetSide(input.side, posSide);
-      const position = state.positions.get(EngineState.positionKey(account.uid, contract.symbol, target));
+      const position = state.positions.get(state.positionKeyOf(account.uid, contract.symbol, target));
       if (position === undefined || position.lots === 0) throw EngineError.of('noPositionToClose');
       const closable = position.lots - this.lockedLots(account, position);
       if (lots > closable) {
@@ -104,12 +105,11 @@ export class Trading {
       }
     }
 
-    let clientOid = input.clientOid;
-    if (clientOid !== null && account.clientOids.has(clientOid)) {
+    if (input.clientOid !== null && state.idByClientOid(account, input.clientOid) !== undefined) {
       throw EngineError.of(version === 'v2' ? 'duplicateClientOidV2' : 'duplicateClientOidV3');
     }
     const id = state.nextOrderId;
-    clientOid ??= String(id);
+    const clientOid = input.clientOid ?? String(id);
 
     const order: Order = {
       id,
@@ -157,7 +157,10 @@ export class Trading {
     // Accepted: from here on the order exists.
     state.nextOrderId++;
     state.orders.set(id, order);
-    account.clientOids.set(clientOid, id);
+    // A default clientOid is found through the order itself (idByClientOid), unless an earlier
+    // order took the same text as its own: then, as any later order, this one takes it over.
+    if (input.clientOid !== null || account.clientOids.has(clientOid))
+      state.keepClientOid(account, clientOid, id);
     state.setFrozen(account, order, required);
     this.execute(account, market, order, ts);
     state.version++;
@@ -225,6 +228,11 @@ export class Trading {
 
   private parseLots(market: Market, size: string, orderType: OrderType): number {
     const contract = market.contract;
+    const safeLots = parseScaledSafe(size, contract.volumePlace);
+    if (typeof safeLots === 'number') {
+      const maximum = orderType === 'market' ? contract.maxMarketOrderLots : contract.maxOrderLots;
+      if (safeLots >= contract.minTradeLots && safeLots <= maximum) return safeLots;
+    }
     const lots = parseScaled(size, contract.volumePlace);
     if (lots === null) {
       // A size under the minimum is told so, even when it also has too many decimals.
@@ -249,6 +257,10 @@ export class Trading {
   private parsePrice(market: Market, text: string | null): number {
     const contract = market.contract;
     if (text === null) throw EngineError.of('paramEmpty', 'price');
+    const safeUnits = parseScaledSafe(text, contract.pricePlace);
+    if (typeof safeUnits === 'number' && safeUnits > 0 && safeUnits % contract.priceEndStep === 0) {
+      return safeUnits / contract.priceEndStep;
+    }
     const units = parseScaled(text, contract.pricePlace);
     if (units === null || units % BigInt(contract.priceEndStep) !== 0n)
       throw EngineError.of('priceTick', tickSize(contract));
@@ -318,16 +330,13 @@ export class Trading {
     let openable = order.lots - order.filledLots;
     if (order.intent === 'net') {
       const opposite = this.state.positions.get(
-        EngineState.positionKey(account.uid, order.symbol, order.side === 'buy' ? 'short' : 'long'),
+        this.state.positionKeyOf(account.uid, order.symbol, order.side === 'buy' ? 'short' : 'long'),
       );
       openable -= opposite?.lots ?? 0;
     }
     if (openable <= 0) return 0n;
     const price = order.price > 0 ? order.price : this.bandPrice(market, order.side);
-    const value = market.math.value(price, openable);
-    return (
-      market.math.initialMargin(value, order.leverage) + market.math.fee(value, market.contract.takerFeePpm)
-    );
+    return market.math.openingReserve(price, openable, order.leverage, market.contract.takerFeePpm);
   }
 
   /** The worst price a market order may reach: the fair price +/- the contract's band. */
@@ -387,7 +396,8 @@ export class Trading {
     );
     order.resting = resting;
     book.add(resting);
-    this.state.setFrozen(account, order, this.reserveFor(account, market, order));
+    // Untouched by matching, the order still needs exactly what place() reserved.
+    if (order.filledLots > 0) this.state.setFrozen(account, order, this.reserveFor(account, market, order));
   }
 
   /**
@@ -460,7 +470,7 @@ export class Trading {
 
   private closeCapacity(order: Order): number {
     const target = this.closeTargetSide(order.side, order.posSide);
-    const position = this.state.positions.get(EngineState.positionKey(order.uid, order.symbol, target));
+    const position = this.state.positions.get(this.state.positionKeyOf(order.uid, order.symbol, target));
     return Math.min(order.lots - order.filledLots, position?.lots ?? 0);
   }
 
@@ -475,12 +485,9 @@ export class Trading {
   ): void {
     const state = this.state;
     const math = market.math;
-    const fee = math.fee(
-      math.value(price, lots),
-      maker ? market.contract.makerFeePpm : market.contract.takerFeePpm,
-    );
+    const fee = math.tradeFee(price, lots, maker ? market.contract.makerFeePpm : market.contract.takerFeePpm);
     order.filledLots += lots;
-    order.filledValue += BigInt(price) * BigInt(lots);
+    order.filledValue += ticksTimesLots(price, lots);
     order.fee += fee;
     order.uTime = ts;
     order.status = order.filledLots === order.lots ? 'filled' : 'partially_filled';
@@ -489,7 +496,7 @@ export class Trading {
     let position: Position | undefined;
     if (order.intent !== 'open') {
       const target = this.closeTargetSide(order.side, order.posSide);
-      position = state.positions.get(EngineState.positionKey(account.uid, order.symbol, target));
+      position = state.positions.get(state.positionKeyOf(account.uid, order.symbol, target));
       closeLots = Math.min(lots, position?.lots ?? 0);
     }
     const openLots = order.intent === 'close' ? 0 : lots - closeLots;

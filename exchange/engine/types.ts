@@ -47,7 +47,7 @@ export interface Account {
   readonly depositAccounts: Map<string, DepositAccountType>;
   /** Open orders by id, for the pending list and margin reservations. */
   readonly openOrders: Set<number>;
-  /** clientOid -> orderId, for duplicate refusal and look-up by clientOid. */
+  /** Own clientOid -> order or plan id (default clientOids: EngineState.idByClientOid). */
   readonly clientOids: Map<string, number>;
   readonly records: FinancialRecord[];
   readonly historyPositions: HistoryPosition[];

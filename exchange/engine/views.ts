@@ -319,7 +319,7 @@ export class Views {
     const before = query.idLessThan === undefined ? Number.POSITIVE_INFINITY : Number(query.idLessThan);
     let wanted: number | undefined;
     if (query.orderId !== undefined) wanted = Number(query.orderId);
-    else if (query.clientOid !== undefined) wanted = account.clientOids.get(query.clientOid) ?? -1;
+    else if (query.clientOid !== undefined) wanted = this.state.idByClientOid(account, query.clientOid) ?? -1;
     const orders = [...account.openOrders]
       .map((id) => this.state.orders.get(id))
       .filter((order): order is Order => order !== undefined)
