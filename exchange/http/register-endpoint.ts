@@ -37,6 +37,8 @@ export type EndpointHandler<Req extends z.ZodType, Res extends z.ZodType> = (
   context: EndpointContext<z.output<Req>>,
 ) => Promise<z.input<Res>> | z.input<Res>;
 
+const PARSED_QUERY_CACHE_SIZE = 1_000;
+
 export function registerEndpoint<Req extends z.ZodType, Res extends z.ZodType>(
   app: FastifyInstance,
   endpoint: EndpointDefinition<Req, Res>,
@@ -46,6 +48,14 @@ export function registerEndpoint<Req extends z.ZodType, Res extends z.ZodType>(
   const bucket = deps.rateLimiter.bucket(endpoint.id, endpoint.rateLimit.perSecond);
   const isPublic = endpoint.auth === 'public';
   const limitByUid = !isPublic && endpoint.rateLimit.keyedBy === 'uid';
+  // Pollers ask the same query again and again: a valid GET query's parse is remembered by its
+  // raw URL (parsing is pure), in a small map that starts over when full.
+  const parsedQueries = new Map<string, z.output<Req>>();
+  const rememberQuery = (rawUrl: string, params: z.output<Req>): void => {
+    if (parsedQueries.size >= PARSED_QUERY_CACHE_SIZE) parsedQueries.clear();
+    // Handlers only read their params; one object serves every request with the same query.
+    parsedQueries.set(rawUrl, params);
+  };
 
   /** Sync when the handler is, so the common path costs no promise. */
   function serve(
@@ -73,13 +83,20 @@ export function registerEndpoint<Req extends z.ZodType, Res extends z.ZodType>(
         if (!bucket.tryAcquire(limitByUid ? key.uid : ip)) return tooManyRequests(reply, requestTime);
         requirePermission(key, endpoint.permission);
       }
-      const input = endpoint.method === 'GET' ? request.query : (request.body ?? {});
-      const parsed = endpoint.request.safeParse(input, { reportInput: true });
-      if (!parsed.success) {
-        const described = describeParameterError(parsed.error, endpoint.version);
-        throw new ApiError(described.code, described.msg);
+      const rawUrl = request.raw.url ?? '';
+      const cached = endpoint.method === 'GET' ? parsedQueries.get(rawUrl) : undefined;
+      if (cached !== undefined) {
+        params = cached;
+      } else {
+        const input = endpoint.method === 'GET' ? request.query : (request.body ?? {});
+        const parsed = endpoint.request.safeParse(input, { reportInput: true });
+        if (!parsed.success) {
+          const described = describeParameterError(parsed.error, endpoint.version);
+          throw new ApiError(described.code, described.msg);
+        }
+        params = parsed.data;
+        if (endpoint.method === 'GET') rememberQuery(rawUrl, params);
       }
-      params = parsed.data;
     } catch (error) {
       if (error instanceof ApiError) return refuse(reply, error, requestTime);
       throw error;
