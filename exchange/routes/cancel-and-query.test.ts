@@ -1,6 +1,6 @@
 // E3 batch-cancel-orders, E17 orders-pending and E18 order-info against a real paper exchange
 // whose simulated market is paused: only the test's accounts trade, at exact prices.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   batchCancelOrders,
   batchPlaceOrder,
@@ -9,34 +9,12 @@ import {
   ordersPending,
 } from '../../shared/api/endpoints';
 import type { ClientResponse, SignedClient } from '../testing/signed-client';
-import { startTestExchange, type TestExchange } from '../testing/test-exchange';
+import { useTraderPool } from '../testing/trader-pool';
 
 const DAY_MS = 86_400_000;
 
-let exchange: TestExchange;
-const tradersOfTest: SignedClient[] = [];
-
-beforeAll(async () => {
-  exchange = await startTestExchange();
-});
-afterAll(async () => {
-  await exchange.stop();
-});
-// Orders left resting would be matched by the next test's orders.
-afterEach(async () => {
-  for (const client of tradersOfTest.splice(0)) {
-    for (const productType of ['USDT-FUTURES', 'USDC-FUTURES']) {
-      const cancelled = await client.post(batchCancelOrders.path, { productType });
-      expect(cancelled.body?.code).toBe('00000');
-    }
-  }
-});
-
-async function newTrader(): Promise<SignedClient> {
-  const { client } = await exchange.newAccount();
-  tradersOfTest.push(client);
-  return client;
-}
+const pool = useTraderPool();
+const newTrader = pool.newTrader;
 
 interface OrderItem {
   side: string;

@@ -1,8 +1,7 @@
 // E1 batch-place-order and E8 place-pos-tpsl against a real paper exchange. The simulated market
 // is paused and the book empty, so every fill is between the test's own accounts and every
 // price, fee and balance is exact.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CreateAccountRequest } from '../../shared/api/paper-admin';
+import { describe, expect, it } from 'vitest';
 import {
   allPosition,
   batchPlaceOrder,
@@ -13,35 +12,13 @@ import {
   placePosTpsl,
 } from '../../shared/api/endpoints';
 import type { ClientResponse, SignedClient } from '../testing/signed-client';
-import { startTestExchange, type TestExchange } from '../testing/test-exchange';
+import { useTraderPool } from '../testing/trader-pool';
 
 const PLACE = batchPlaceOrder.path;
 const TPSL = placePosTpsl.path;
 
-let exchange: TestExchange;
-const tradersOfTest: SignedClient[] = [];
-
-beforeAll(async () => {
-  exchange = await startTestExchange();
-});
-afterAll(async () => {
-  await exchange.stop();
-});
-// Orders left resting would be matched by the next test's market orders.
-afterEach(async () => {
-  for (const client of tradersOfTest.splice(0)) {
-    const cancelled = await client.post('/api/v2/mix/order/batch-cancel-orders', {
-      productType: 'USDT-FUTURES',
-    });
-    expect(cancelled.body?.code).toBe('00000');
-  }
-});
-
-async function newTrader(request: Partial<CreateAccountRequest> = {}): Promise<SignedClient> {
-  const { client } = await exchange.newAccount(request);
-  tradersOfTest.push(client);
-  return client;
-}
+const pool = useTraderPool();
+const newTrader = pool.newTrader;
 
 interface OrderItem {
   side?: string;

@@ -1,7 +1,6 @@
 // E2 place-batch and E9 place-strategy-order (the unified-account v3 API) against a real paper
 // exchange whose simulated market is paused: only the test's accounts trade, at exact prices.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CreateAccountRequest } from '../../shared/api/paper-admin';
+import { describe, expect, it } from 'vitest';
 import {
   allPosition,
   financialRecords,
@@ -10,32 +9,10 @@ import {
   placeStrategyOrder,
 } from '../../shared/api/endpoints';
 import type { ClientResponse, SignedClient } from '../testing/signed-client';
-import { startTestExchange, type TestExchange } from '../testing/test-exchange';
+import { useTraderPool } from '../testing/trader-pool';
 
-let exchange: TestExchange;
-const tradersOfTest: SignedClient[] = [];
-
-beforeAll(async () => {
-  exchange = await startTestExchange();
-});
-afterAll(async () => {
-  await exchange.stop();
-});
-// Orders left resting would be matched by the next test's orders.
-afterEach(async () => {
-  for (const client of tradersOfTest.splice(0)) {
-    for (const productType of ['USDT-FUTURES', 'USDC-FUTURES']) {
-      const cancelled = await client.post('/api/v2/mix/order/batch-cancel-orders', { productType });
-      expect(cancelled.body?.code).toBe('00000');
-    }
-  }
-});
-
-async function newTrader(request: Partial<CreateAccountRequest> = {}): Promise<SignedClient> {
-  const { client } = await exchange.newAccount(request);
-  tradersOfTest.push(client);
-  return client;
-}
+const pool = useTraderPool();
+const newTrader = pool.newTrader;
 
 interface V3Order {
   category?: string;
