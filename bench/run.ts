@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { runEngineBench } from './engine-throughput';
 import { runHttpBench } from './http-load';
+import { runClientCostBench } from './client-cost';
 import { formatPollHubFigures, runPollHubBench } from './poll-hub';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,3 +35,6 @@ if (bare !== undefined && tickers !== undefined) {
 
 console.log('\nPoll hub (main process): upstream requests with one and with three windows on the same keys');
 for (const line of formatPollHubFigures(await runPollHubBench(root))) console.log(`  ${line}`);
+
+console.log('\nAPI client (main process): its own cost per signed request beside a bare fetch');
+for (const line of await runClientCostBench()) console.log(`  ${line}`);
