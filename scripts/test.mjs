@@ -1,7 +1,9 @@
-// `npm test`: lint, format check and type check, then every Vitest test. On Linux the tests run
-// inside a private D-Bus session with a throwaway, unlocked gnome-keyring, so the credential
-// vault is tested against a real Secret Service and never touches the developer's own keychain.
-// Arguments are passed on to Vitest; the exit code is Vitest's.
+// `npm test`: lint, format check and type check, then every Vitest test, then the Playwright
+// end-to-end tests in Debian's Chromium. On Linux the tests run inside a private D-Bus session
+// with a throwaway, unlocked gnome-keyring, so the credential vault is tested against a real
+// Secret Service and never touches the developer's own keychain.
+// Arguments are passed on to Vitest and then pick those tests only (no end-to-end run); the exit
+// code is non-zero when either runner fails.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 const INSIDE_SESSION = '--inside-keyring-session';
 const KEYRING_PASSWORD = 'test-keyring';
 const INSTALL_HINT = 'apt-get install -y gnome-keyring dbus dbus-x11';
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_HINT = 'apt-get install -y chromium';
 const projectRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const vitestBin = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
 
@@ -44,7 +48,15 @@ function runVitest(args) {
   return run(process.execPath, [vitestBin, 'run', ...args]);
 }
 
-/** Runs inside dbus-run-session: a new login keyring in `keyringHome`, unlocked, then Vitest. */
+/** Vitest, then (on a full run) the renderer build and Playwright; both run, either may fail it. */
+async function runTests(vitestArgs) {
+  const vitestCode = await runVitest(vitestArgs);
+  if (vitestArgs.length > 0) return vitestCode;
+  const e2eCode = await run('npm', ['run', 'test:e2e']);
+  return vitestCode !== 0 ? vitestCode : e2eCode;
+}
+
+/** Runs inside dbus-run-session: a new login keyring in `keyringHome`, unlocked, then the tests. */
 async function insideKeyringSession(keyringHome, vitestArgs) {
   const folders = {
     XDG_DATA_HOME: '.local/share',
@@ -76,7 +88,7 @@ async function insideKeyringSession(keyringHome, vitestArgs) {
     if (daemonErrors.trim() !== '') console.error(daemonErrors.trim());
     return 1;
   }
-  return runVitest(vitestArgs);
+  return runTests(vitestArgs);
 }
 
 async function main(vitestArgs) {
@@ -92,11 +104,21 @@ async function main(vitestArgs) {
     );
     return 1;
   }
+  if (vitestArgs.length === 0) {
+    try {
+      accessSync(CHROMIUM, constants.X_OK);
+    } catch {
+      console.error(
+        `npm test: ${CHROMIUM} not found; the end-to-end tests run in Debian's Chromium: ${CHROMIUM_HINT}`,
+      );
+      return 1;
+    }
+  }
   for (const script of ['lint', 'typecheck']) {
     const code = await run('npm', ['run', script]);
     if (code !== 0) return code;
   }
-  if (!inKeyringSession) return runVitest(vitestArgs);
+  if (!inKeyringSession) return runTests(vitestArgs);
 
   const keyringHome = mkdtempSync(join(tmpdir(), 'test-keyring-'));
   try {
