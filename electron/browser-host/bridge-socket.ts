@@ -13,6 +13,9 @@ const bridgeCallSchema = z.strictObject({
   input: z.unknown().optional(),
 });
 
+/** The tab was hidden or shown: a hidden tab's polls stop asking the exchange. */
+const visibilitySchema = z.strictObject({ visible: z.boolean() });
+
 /** Policy violation: the page sent something that is not a bridge call. */
 const MALFORMED_MESSAGE_CLOSE_CODE = 1008;
 
@@ -25,7 +28,12 @@ export function serveBridgeSocket(socket: WebSocket, core: AppCore, pageUrl: str
   const stopEvents = core.events.subscribe(windowId, (event, payload) => send({ event, payload }));
 
   socket.on('message', (data, isBinary) => {
-    const call = isBinary ? null : parseCall(data.toString());
+    const message = isBinary ? null : parseMessage(data.toString());
+    if (message !== null && 'visible' in message) {
+      core.setWindowVisible(windowId, message.visible);
+      return;
+    }
+    const call = message;
     if (call === null) {
       socket.close(MALFORMED_MESSAGE_CLOSE_CODE, 'expected {"id","channel","input"} as JSON text');
       return;
@@ -51,13 +59,17 @@ export function serveBridgeSocket(socket: WebSocket, core: AppCore, pageUrl: str
   });
 }
 
-function parseCall(text: string): z.output<typeof bridgeCallSchema> | null {
+function parseMessage(
+  text: string,
+): z.output<typeof bridgeCallSchema> | z.output<typeof visibilitySchema> | null {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     return null;
   }
-  const parsed = bridgeCallSchema.safeParse(json);
-  return parsed.success ? parsed.data : null;
+  const call = bridgeCallSchema.safeParse(json);
+  if (call.success) return call.data;
+  const visibility = visibilitySchema.safeParse(json);
+  return visibility.success ? visibility.data : null;
 }

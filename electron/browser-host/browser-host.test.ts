@@ -120,6 +120,16 @@ describe('browser host', () => {
     const pushed = await arrived((message) => message.event === 'poll.data');
     expect(JSON.stringify(pushed.payload)).toContain('BTCUSDT');
 
+    // A hidden tab gets no more data; shown again, the data flows again.
+    socket.send(JSON.stringify({ visible: false }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const countWhileHidden = messages.filter((message) => message.event === 'poll.data').length;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(messages.filter((message) => message.event === 'poll.data').length).toBe(countWhileHidden);
+    socket.send(JSON.stringify({ visible: true }));
+    const resumedAfter = messages.length;
+    await arrived((message) => message.event === 'poll.data' && messages.indexOf(message) >= resumedAfter);
+
     socket.send(JSON.stringify({ id: 3, channel: 'no.such.channel' }));
     expect(await arrived((message) => message.id === 3)).toMatchObject({
       result: { ok: false, error: { code: 'IPC_UNKNOWN_CHANNEL' } },

@@ -47,6 +47,16 @@ export function createSocketBridge(socket: WebSocket): Bridge {
     for (const call of pending.values()) call.reject(closedError());
     pending.clear();
   });
+  // A hidden tab stops its polls (main keeps polling only what a visible window needs).
+  const reportVisibility = () => {
+    if (socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ visible: document.visibilityState === 'visible' }));
+    }
+  };
+  document.addEventListener('visibilitychange', reportVisibility);
+  socket.addEventListener('close', () => document.removeEventListener('visibilitychange', reportVisibility), {
+    once: true,
+  });
 
   return {
     async invoke<C extends IpcChannel>(channel: C, input: IpcInput<C>): Promise<IpcOutput<C>> {
