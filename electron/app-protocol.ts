@@ -4,9 +4,7 @@ import { net, protocol } from 'electron';
 import { join, normalize, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export const APP_SCHEME = 'app';
-export const APP_HOST = 'trading-terminal';
-export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+import { APP_HOST, APP_SCHEME } from './app-origin';
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",

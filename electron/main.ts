@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createAppCore, type AppCore } from './core/app/app-core';
 import { CredentialVault } from './core/vault';
 import { startExchange } from '../exchange/server';
-import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol';
+import { APP_ORIGIN } from './app-origin';
+import { registerAppScheme, serveRenderer } from './app-protocol';
 import { hardenSessions } from './security';
 
 const RENDERER_DIR = join(__dirname, '..', 'renderer');

@@ -1,7 +1,7 @@
 // The Electron security checklist applied to every web contents: no navigation away from the app,
 // no new windows, no permissions, external links only over https and only in the system browser.
 import { app, session, shell, type WebContents } from 'electron';
-import { APP_ORIGIN } from './app-protocol';
+import { APP_ORIGIN } from './app-origin';
 
 export function isAppUrl(url: string): boolean {
   return url === APP_ORIGIN || url.startsWith(`${APP_ORIGIN}/`);

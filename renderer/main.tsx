@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BridgeProvider } from './bridge/bridge-context';
+import { createPreloadBridge } from './bridge/preload-bridge';
 import { createSocketBridge } from './bridge/socket-bridge';
 import { TickersPage } from './features/tickers/tickers-page';
 import './styles.css';
@@ -10,8 +11,12 @@ import './styles.css';
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element');
 
-// The browser host serves this page and its bridge from one origin; the token cookie goes along.
-const bridge = createSocketBridge(new WebSocket(`ws://${location.host}/bridge`));
+// In Electron the preload script provides the bridge; the browser host serves this page and a
+// socket bridge from one origin, and the token cookie goes along.
+const bridge =
+  window.tradingBridge !== undefined
+    ? createPreloadBridge(window.tradingBridge)
+    : createSocketBridge(new WebSocket(`ws://${location.host}/bridge`));
 const queryClient = new QueryClient();
 
 createRoot(root).render(
