@@ -13,6 +13,7 @@ import { EngineState, type Market } from './state';
 import { Trading, type PlaceOrderInput } from './trading';
 import type { Account, Order, PlanKind, SymbolSettings, TriggerPlan } from './types';
 import { MarketSimulation } from './market-sim';
+import { TpslTriggers } from './tpsl-triggers';
 
 export type PlaceItemResult =
   | { ok: true; orderId: string; clientOid: string }
@@ -67,6 +68,7 @@ export interface EngineOptions {
 export class Engine {
   readonly state: EngineState;
   readonly trading: Trading;
+  private readonly triggers: TpslTriggers;
 
   constructor(
     readonly options: EngineOptions,
@@ -74,6 +76,7 @@ export class Engine {
   ) {
     this.state = new EngineState(nextRecordId);
     this.trading = new Trading(this.state);
+    this.triggers = new TpslTriggers(this.state, this.trading);
     for (const contract of options.contracts) {
       this.state.addMarket(contract, MarketSimulation.create(contract, options.seed));
     }
@@ -83,7 +86,10 @@ export class Engine {
     if (command.ts < this.state.clock)
       throw new Error(`command time ${command.ts} is before ${this.state.clock}`);
     this.state.clock = command.ts;
-    return this.dispatch(command) as ResultOf<C>;
+    const result = this.dispatch(command) as ResultOf<C>;
+    // Take-profits and stop-losses fire once the command's own matching is over.
+    this.triggers.settle(command.ts);
+    return result;
   }
 
   private dispatch(command: Command): CommandResults[keyof CommandResults] {
@@ -428,14 +434,9 @@ export class Engine {
     // A whole-position TP or SL replaces the previous one of its kind, as on the live exchange.
     for (const plan of plans) {
       if (plan.kind !== 'pos_profit' && plan.kind !== 'pos_loss') continue;
-      for (const [id, existing] of this.state.plans) {
-        if (
-          existing.uid === plan.uid &&
-          existing.symbol === plan.symbol &&
-          existing.holdSide === plan.holdSide &&
-          existing.kind === plan.kind
-        ) {
-          this.state.plans.delete(id);
+      for (const existing of [...this.state.plans.ofSymbol(plan.symbol)]) {
+        if (existing.uid === plan.uid && existing.holdSide === plan.holdSide && existing.kind === plan.kind) {
+          this.state.plans.delete(existing.id);
         }
       }
     }

@@ -142,9 +142,8 @@ export function closePosition(
 function archive(state: EngineState, account: Account, market: Market, position: Position, ts: number): void {
   state.removePosition(account, state.positionKeyOf(position.uid, position.symbol, position.holdSide));
   // Take-profit and stop-loss plans belong to the position and end with it.
-  for (const [id, plan] of state.plans) {
-    if (plan.uid === position.uid && plan.symbol === position.symbol && plan.holdSide === position.holdSide)
-      state.plans.delete(id);
+  for (const plan of [...state.plans.ofSymbol(position.symbol)]) {
+    if (plan.uid === position.uid && plan.holdSide === position.holdSide) state.plans.delete(plan.id);
   }
   const funding = position.fundingFee ?? 0n;
   const history: HistoryPosition = {

@@ -5,6 +5,7 @@ import { ContractMath } from './contract-math';
 import type { ContractSpec } from './contracts';
 import { Ledger } from './ledger';
 import { OrderStore } from './order-store';
+import { TriggerPlanStore } from './trigger-plans';
 import type {
   Account,
   AccountKind,
@@ -14,7 +15,6 @@ import type {
   Position,
   PublicFill,
   SymbolSettings,
-  TriggerPlan,
 } from './types';
 import type { MarketSimulation } from './market-sim';
 
@@ -55,7 +55,7 @@ export class EngineState {
   private finishedHead = 0;
   readonly positions = new Map<string, Position>();
   /** Take-profit and stop-loss plans waiting for their trigger, by id. */
-  readonly plans = new Map<number, TriggerPlan>();
+  readonly plans = new TriggerPlanStore();
   /** Bumped on every change, so cached views know when to recompute. */
   version = 0;
   private readonly positionKeys = new Map<string, Map<string, { long: string; short: string }>>();

@@ -1,6 +1,7 @@
 import type {
   HoldSide,
   MarginMode,
+  OrderSource,
   OrderType,
   ProductType,
   Side,
@@ -44,12 +45,26 @@ export interface PlaceOrderInput {
 
 type Version = 'v2' | 'v3';
 
+/** Lowest and highest trade price of a symbol, ticks. */
+export interface TradedRange {
+  low: number;
+  high: number;
+}
+
 /** Order placement, matching and cancellation. */
 export class Trading {
+  /** Trade prices per symbol since the trigger check last looked, so no crossing goes unseen. */
+  private tradedRanges = new Map<string, TradedRange>();
+  /** Orders with E1 presets that opened position lots since the trigger check last looked. */
+  private presetFills: Order[] = [];
+
   constructor(private readonly state: EngineState) {}
 
-  /** Validates, reserves margin, matches and rests one order. Throws EngineError before any change. */
-  place(account: Account, input: PlaceOrderInput, version: Version, ts: number): Order {
+  /**
+   * Validates, reserves margin, matches and rests one order. Throws EngineError before any change.
+   * `source` names what placed it when that is the exchange itself (a fired take-profit, ...).
+   */
+  place(account: Account, input: PlaceOrderInput, version: Version, ts: number, source?: OrderSource): Order {
     const state = this.state;
     const market = state.market(input.symbol);
     if (market === undefined || market.contract.productType !== input.productType) {
@@ -137,7 +152,7 @@ export class Trading {
       stpMode: input.stpMode,
       status: 'live',
       cancelReason: '',
-      source: input.orderType === 'market' ? 'market' : 'normal',
+      source: source ?? (input.orderType === 'market' ? 'market' : 'normal'),
       apiVersion: version,
       presetTakeProfit: input.presetStopSurplusPrice ?? '',
       presetStopLoss: input.presetStopLossPrice ?? '',
@@ -165,6 +180,20 @@ export class Trading {
     this.execute(account, market, order, ts);
     state.version++;
     return order;
+  }
+
+  /** The trade price ranges per symbol since the last call. */
+  takeTradedRanges(): Map<string, TradedRange> {
+    const ranges = this.tradedRanges;
+    this.tradedRanges = new Map();
+    return ranges;
+  }
+
+  /** Orders with presets that opened position lots since the last call, first fill first. */
+  takePresetFills(): Order[] {
+    const orders = this.presetFills;
+    this.presetFills = [];
+    return orders;
   }
 
   /** Cancels an open order. */
@@ -319,7 +348,7 @@ export class Trading {
     return order.posSide === 'long' ? 'sell' : 'buy';
   }
 
-  private openTargetSide(order: Order): HoldSide {
+  openTargetSide(order: Order): HoldSide {
     if (order.posSide !== 'net') return order.posSide;
     return order.side === 'buy' ? 'long' : 'short';
   }
@@ -506,6 +535,8 @@ export class Trading {
       if (position.lots === 0) this.cancelOrphanedCloses(account, position, order, ts);
     }
     if (openLots > 0) {
+      if ((order.presetTakeProfit !== '' || order.presetStopLoss !== '') && !this.presetFills.includes(order))
+        this.presetFills.push(order);
       openPosition(
         state,
         account,
@@ -559,6 +590,12 @@ export class Trading {
       market.fills.splice(0, market.fills.length - MAX_PUBLIC_FILLS);
     market.lastPrice = price;
     market.sim.recordTrade(ts, price, lots);
+    const range = this.tradedRanges.get(market.contract.symbol);
+    if (range === undefined) this.tradedRanges.set(market.contract.symbol, { low: price, high: price });
+    else {
+      range.low = Math.min(range.low, price);
+      range.high = Math.max(range.high, price);
+    }
   }
 }
 

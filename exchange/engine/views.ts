@@ -259,13 +259,8 @@ export class Views {
   }
 
   private planOf(position: Position, kind: TriggerPlan['kind']): TriggerPlan | undefined {
-    for (const plan of this.state.plans.values()) {
-      if (
-        plan.uid === position.uid &&
-        plan.symbol === position.symbol &&
-        plan.holdSide === position.holdSide &&
-        plan.kind === kind
-      ) {
+    for (const plan of this.state.plans.ofSymbol(position.symbol)) {
+      if (plan.uid === position.uid && plan.holdSide === position.holdSide && plan.kind === kind) {
         return plan;
       }
     }
