@@ -1,15 +1,10 @@
 // E3 batch-cancel-orders, E17 orders-pending and E18 order-info against a real paper exchange
 // whose simulated market is paused: only the test's accounts trade, at exact prices.
 import { describe, expect, it } from 'vitest';
-import {
-  batchCancelOrders,
-  batchPlaceOrder,
-  maxTransferable,
-  orderInfo,
-  ordersPending,
-} from '../../shared/api/endpoints';
+import { batchCancelOrders, batchPlaceOrder, orderInfo, ordersPending } from '../../shared/api/endpoints';
 import type { ClientResponse, SignedClient } from '../testing/signed-client';
 import { useTraderPool } from '../testing/trader-pool';
+import { availableUsdtOf, orderDetail } from '../testing/account-reads';
 
 const DAY_MS = 86_400_000;
 
@@ -64,17 +59,6 @@ async function pendingIds(client: SignedClient, query: Record<string, string> = 
   return ((await pendingPage(client, query)).entrustedList ?? []).map((item) => item.orderId);
 }
 
-async function order(client: SignedClient, query: Record<string, string>) {
-  const response = await client.get(orderInfo.path, query);
-  expect(response.body?.code).toBe('00000');
-  return orderInfo.response.parse(response.body?.data);
-}
-
-async function availableUsdt(client: SignedClient): Promise<string> {
-  const response = await client.get(maxTransferable.path, { coin: 'USDT' });
-  return maxTransferable.response.parse(response.body?.data).maxTransfer;
-}
-
 describe('E3 batch-cancel-orders', () => {
   it('cancels orders by orderId, releases their margin and leaves the others', async () => {
     const trader = await newTrader();
@@ -94,12 +78,12 @@ describe('E3 batch-cancel-orders', () => {
       failureList: [],
     });
     expect(await pendingIds(trader)).toEqual([kept]);
-    expect(await order(trader, { orderId: first ?? '' })).toMatchObject({
+    expect(await orderDetail(trader, { orderId: first ?? '' })).toMatchObject({
       orderStatus: 'cancelled',
       cancelReason: 'normal_cancel',
     });
     // Only the order at 92000 stays reserved: 920/20 + 0.552.
-    expect(await availableUsdt(trader)).toBe('99953.448');
+    expect(await availableUsdtOf(trader)).toBe('99953.448');
   });
 
   it('cancels by clientOid, answering with the orderId too', async () => {
@@ -182,7 +166,7 @@ describe('E3 batch-cancel-orders', () => {
       await cancel(trader, { symbol: 'BTCUSDT', orderIdList: [{ orderId: resting }] }),
     );
     expect(result.successList).toHaveLength(1);
-    expect(await order(trader, { orderId: resting ?? '' })).toMatchObject({
+    expect(await orderDetail(trader, { orderId: resting ?? '' })).toMatchObject({
       orderStatus: 'cancelled',
       cumExecQty: '0.004',
       avgPrice: '95000',
@@ -244,7 +228,7 @@ describe('E3 batch-cancel-orders', () => {
     expect(byProduct.successList.map((item) => item.orderId)).toEqual([ethOrder]);
     expect(await pendingIds(trader)).toEqual([]);
     expect(await pendingIds(trader, { productType: 'USDC-FUTURES' })).toEqual([usdcOrder]);
-    expect(await availableUsdt(trader)).toBe('100000');
+    expect(await availableUsdtOf(trader)).toBe('100000');
   });
 });
 
@@ -400,7 +384,7 @@ describe('E18 order-info', () => {
       { side: 'buy', price: '94000', size: '0.01', clientOid: 'info-1' },
       { side: 'buy', price: '93000', size: '0.01', clientOid: 'info-2' },
     ]);
-    const byId = await order(trader, { orderId: id ?? '' });
+    const byId = await orderDetail(trader, { orderId: id ?? '' });
     expect(byId).toMatchObject({
       orderId: id,
       clientOid: 'info-1',
@@ -412,9 +396,9 @@ describe('E18 order-info', () => {
       feeDetail: [{ feeCoin: 'USDT', fee: '0' }],
     });
     expect(Number(byId.createdTime)).toBeGreaterThan(0);
-    expect(await order(trader, { clientOid: 'info-1' })).toEqual(byId);
-    expect(await order(trader, { orderId: id ?? '', clientOid: 'info-2' })).toEqual(byId);
-    expect((await order(trader, { clientOid: 'info-2' })).orderId).toBe(other);
+    expect(await orderDetail(trader, { clientOid: 'info-1' })).toEqual(byId);
+    expect(await orderDetail(trader, { orderId: id ?? '', clientOid: 'info-2' })).toEqual(byId);
+    expect((await orderDetail(trader, { clientOid: 'info-2' })).orderId).toBe(other);
   });
 
   it('reports filled orders of taker and maker with quantity, average price and fees', async () => {
@@ -427,7 +411,7 @@ describe('E18 order-info', () => {
     const [takerId] = await placeAll(taker, [
       { side: 'buy', price: '95100', size: '0.015', clientOid: 'taker' },
     ]);
-    expect(await order(taker, { clientOid: 'taker' })).toMatchObject({
+    expect(await orderDetail(taker, { clientOid: 'taker' })).toMatchObject({
       orderId: takerId,
       orderStatus: 'filled',
       side: 'buy',
@@ -440,13 +424,13 @@ describe('E18 order-info', () => {
       // Taker 0.06% of 950 and of 475.5.
       feeDetail: [{ feeCoin: 'USDT', fee: '-0.8553' }],
     });
-    expect(await order(maker, { orderId: makerFirst ?? '' })).toMatchObject({
+    expect(await orderDetail(maker, { orderId: makerFirst ?? '' })).toMatchObject({
       orderStatus: 'filled',
       cumExecQty: '0.01',
       avgPrice: '95000',
       feeDetail: [{ feeCoin: 'USDT', fee: '-0.19' }],
     });
-    expect(await order(maker, { orderId: makerSecond ?? '' })).toMatchObject({
+    expect(await orderDetail(maker, { orderId: makerSecond ?? '' })).toMatchObject({
       orderStatus: 'partially_filled',
       cumExecQty: '0.005',
       cumExecValue: '475.5',
@@ -459,7 +443,7 @@ describe('E18 order-info', () => {
     const trader = await newTrader();
     const [id] = await placeAll(trader, [{ side: 'buy', price: '94000', size: '0.01' }]);
     cancelResult(await cancel(trader, { symbol: 'BTCUSDT', orderIdList: [{ orderId: id }] }));
-    const cancelled = await order(trader, { orderId: id ?? '' });
+    const cancelled = await orderDetail(trader, { orderId: id ?? '' });
     expect(cancelled).toMatchObject({
       orderStatus: 'cancelled',
       cancelReason: 'normal_cancel',

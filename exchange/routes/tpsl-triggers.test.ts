@@ -2,15 +2,10 @@
 // paused, so every trade is between the test's own accounts, and the admin price move changes only
 // the mark price: fill_price triggers need a trade at the price, mark_price triggers do not.
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  allPosition,
-  batchPlaceOrder,
-  historyPosition,
-  ordersPending,
-  placePosTpsl,
-} from '../../shared/api/endpoints';
+import { batchPlaceOrder, historyPosition, ordersPending, placePosTpsl } from '../../shared/api/endpoints';
 import type { SignedClient } from '../testing/signed-client';
 import { useTraderPool } from '../testing/trader-pool';
+import { positionsOf } from '../testing/account-reads';
 
 const pool = useTraderPool();
 const newTrader = pool.newTrader;
@@ -49,12 +44,6 @@ async function placeTpsl(client: SignedClient, body: Record<string, string>): Pr
   });
   expect(response.body?.code).toBe('00000');
   return (placePosTpsl.response.parse(response.body?.data) ?? []).map((plan) => plan.orderId);
-}
-
-async function positions(client: SignedClient) {
-  const response = await client.get(allPosition.path, { productType: 'USDT-FUTURES' });
-  expect(response.body?.code).toBe('00000');
-  return allPosition.response.parse(response.body?.data) ?? [];
 }
 
 async function closedPositions(client: SignedClient) {
@@ -97,7 +86,7 @@ describe('take-profit and stop-loss triggers', () => {
       stopSurplusTriggerPrice: '96000',
       stopLossTriggerPrice: '94000',
     });
-    expect(await positions(trader)).toMatchObject([
+    expect(await positionsOf(trader)).toMatchObject([
       { takeProfit: '96000', takeProfitId, stopLoss: '94000', stopLossId },
     ]);
     // Liquidity for the market close.
@@ -106,10 +95,10 @@ describe('take-profit and stop-loss triggers', () => {
 
     // The mark alone does not move a fill_price trigger.
     await pool.exchange.setPrice('BTCUSDT', '96000');
-    expect(await positions(trader)).toMatchObject([{ total: '0.01', takeProfit: '96000' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ total: '0.01', takeProfit: '96000' }]);
 
     await tradeBetweenOthers('96000');
-    expect(await positions(trader)).toEqual([]);
+    expect(await positionsOf(trader)).toEqual([]);
     expect(await closedPositions(trader)).toMatchObject([
       {
         holdSide: 'long',
@@ -124,11 +113,11 @@ describe('take-profit and stop-loss triggers', () => {
         netProfit: '8.854',
       },
     ]);
-    expect(await positions(bidder)).toMatchObject([{ holdSide: 'long', total: '0.01' }]);
+    expect(await positionsOf(bidder)).toMatchObject([{ holdSide: 'long', total: '0.01' }]);
 
     // The stop-loss ended with the position: a new position starts without one.
     await openAt95000(trader, 'buy', '0.01');
-    expect(await positions(trader)).toMatchObject([{ takeProfit: '', stopLoss: '', stopLossId: '' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ takeProfit: '', stopLoss: '', stopLossId: '' }]);
   });
 
   it('fires a mark_price stop-loss on the admin price move alone', async () => {
@@ -143,9 +132,9 @@ describe('take-profit and stop-loss triggers', () => {
     await placeAll(bidder, [{ side: 'buy', price: '93900', size: '0.01' }]);
 
     await pool.exchange.setPrice('BTCUSDT', '94500');
-    expect(await positions(trader)).toMatchObject([{ total: '0.01', stopLoss: '94000' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ total: '0.01', stopLoss: '94000' }]);
     await pool.exchange.setPrice('BTCUSDT', '94000');
-    expect(await positions(trader)).toEqual([]);
+    expect(await positionsOf(trader)).toEqual([]);
     expect(await closedPositions(trader)).toMatchObject([
       // 0.01 x (93900 - 95000); close fee 939 x 0.0006
       { closeAvgPrice: '93900', pnl: '-11', closeFee: '-0.5634' },
@@ -173,13 +162,13 @@ describe('take-profit and stop-loss triggers', () => {
       orderSource: 'profit_limit',
       reduceOnly: 'YES',
     });
-    expect(await positions(trader)).toMatchObject([{ total: '0.03', available: '0.02' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ total: '0.03', available: '0.02' }]);
 
     const buyer = await newTrader();
     await placeAll(buyer, [{ side: 'buy', orderType: 'market', size: '0.01' }]);
     expect(await pending(trader)).toEqual([]);
     // Maker close 0.01 x 1100 realized; the rest stays open.
-    expect(await positions(trader)).toMatchObject([{ total: '0.02', achievedProfits: '11' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ total: '0.02', achievedProfits: '11' }]);
   });
 
   it('never fires the plan of a position closed by hand, even for a new position', async () => {
@@ -189,24 +178,24 @@ describe('take-profit and stop-loss triggers', () => {
     const bidder = await newTrader();
     await placeAll(bidder, [{ side: 'buy', price: '95000', size: '0.01' }]);
     await placeAll(trader, [{ side: 'sell', orderType: 'market', size: '0.01', reduceOnly: 'YES' }]);
-    expect(await positions(trader)).toEqual([]);
+    expect(await positionsOf(trader)).toEqual([]);
 
     await openAt95000(trader, 'buy', '0.01');
     await placeAll(await newTrader(), [{ side: 'buy', price: '96000', size: '0.01' }]);
     await tradeBetweenOthers('96000');
-    expect(await positions(trader)).toMatchObject([{ holdSide: 'long', total: '0.01', takeProfit: '' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ holdSide: 'long', total: '0.01', takeProfit: '' }]);
   });
 
   it('sets an E1 preset take-profit when the order fills and fires it', async () => {
     const trader = await newTrader();
     await openAt95000(trader, 'buy', '0.01', { presetStopSurplusPrice: '96000' });
-    const [position] = await positions(trader);
+    const [position] = await positionsOf(trader);
     expect(position).toMatchObject({ total: '0.01', takeProfit: '96000', stopLoss: '' });
     expect(position?.takeProfitId).toMatch(/^\d+$/);
 
     await placeAll(await newTrader(), [{ side: 'buy', price: '96000', size: '0.01' }]);
     await tradeBetweenOthers('96000');
-    expect(await positions(trader)).toEqual([]);
+    expect(await positionsOf(trader)).toEqual([]);
     expect(await closedPositions(trader)).toMatchObject([{ closeAvgPrice: '96000', pnl: '10' }]);
   });
 
@@ -216,7 +205,7 @@ describe('take-profit and stop-loss triggers', () => {
     await placeTpsl(trader, { holdSide: 'short', stopSurplusTriggerPrice: '94000' });
     await placeAll(await newTrader(), [{ side: 'sell', price: '94000', size: '0.02' }]);
     await tradeBetweenOthers('94000');
-    expect(await positions(trader)).toEqual([]);
+    expect(await positionsOf(trader)).toEqual([]);
     expect(await closedPositions(trader)).toMatchObject([
       { holdSide: 'short', closeAvgPrice: '94000', pnl: '10' },
     ]);

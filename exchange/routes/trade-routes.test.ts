@@ -2,17 +2,10 @@
 // is paused and the book empty, so every fill is between the test's own accounts and every
 // price, fee and balance is exact.
 import { describe, expect, it } from 'vitest';
-import {
-  allPosition,
-  batchPlaceOrder,
-  financialRecords,
-  maxTransferable,
-  orderInfo,
-  ordersPending,
-  placePosTpsl,
-} from '../../shared/api/endpoints';
+import { batchPlaceOrder, ordersPending, placePosTpsl } from '../../shared/api/endpoints';
 import type { ClientResponse, SignedClient } from '../testing/signed-client';
 import { useTraderPool } from '../testing/trader-pool';
+import { availableUsdtOf, orderDetail, positionsOf, tradeRecordsOf } from '../testing/account-reads';
 
 const PLACE = batchPlaceOrder.path;
 const TPSL = placePosTpsl.path;
@@ -74,35 +67,6 @@ async function pending(client: SignedClient, query: Record<string, string> = {})
   return ordersPending.response.parse(response.body?.data).entrustedList ?? [];
 }
 
-async function order(client: SignedClient, orderId: string) {
-  const response = await client.get(orderInfo.path, { orderId });
-  expect(response.body?.code).toBe('00000');
-  return orderInfo.response.parse(response.body?.data);
-}
-
-async function positions(client: SignedClient) {
-  const response = await client.get(allPosition.path, { productType: 'USDT-FUTURES' });
-  expect(response.body?.code).toBe('00000');
-  return allPosition.response.parse(response.body?.data) ?? [];
-}
-
-/** Trading records, oldest first. */
-async function tradeRecords(client: SignedClient) {
-  const response = await client.get(financialRecords.path, { category: 'USDT-FUTURES' });
-  expect(response.body?.code).toBe('00000');
-  const list = financialRecords.response.parse(response.body?.data).list ?? [];
-  return list
-    .filter((record) => record.type !== 'TRANSFER_IN')
-    .reverse()
-    .map(({ type, amount, fee, balance }) => ({ type, amount, fee, balance }));
-}
-
-async function availableUsdt(client: SignedClient): Promise<string> {
-  const response = await client.get(maxTransferable.path, { coin: 'USDT' });
-  expect(response.body?.code).toBe('00000');
-  return maxTransferable.response.parse(response.body?.data).maxTransfer;
-}
-
 /** A long (buy) or short (sell) position of `size` BTC at 95000, opened against a fresh maker. */
 async function openPosition(
   client: SignedClient,
@@ -154,7 +118,7 @@ describe('E1 batch-place-order: accepted orders', () => {
       priceAvg: '',
     });
     // Margin at 20x plus the taker fee: 940/20 + 0.564 and 1920/20 + 1.152.
-    expect(await availableUsdt(trader)).toBe('99855.284');
+    expect(await availableUsdtOf(trader)).toBe('99855.284');
   });
 
   it('accepts productType, symbol and enum values in any letter case', async () => {
@@ -324,7 +288,7 @@ describe('E1 batch-place-order: refusals', () => {
     );
     expect(result.successList.map((item) => item.clientOid)).toEqual(['fits']);
     expect(result.failureList).toMatchObject([{ clientOid: 'too-much', errorCode: '40762' }]);
-    expect(await availableUsdt(trader)).toBe('1.93');
+    expect(await availableUsdtOf(trader)).toBe('1.93');
   });
 
   it('needs tradeSide on every order in hedge mode (40774)', async () => {
@@ -356,8 +320,11 @@ describe('E1 batch-place-order: refusals', () => {
     const [id] = await placeAll(trader, [
       { side: 'buy', tradeSide: 'close', orderType: 'market', size: '0.01' },
     ]);
-    expect(await order(trader, id ?? '')).toMatchObject({ orderStatus: 'filled', reduceOnly: 'NO' });
-    expect(await positions(trader)).toMatchObject([{ holdSide: 'long', total: '0.01' }]);
+    expect(await orderDetail(trader, { orderId: id ?? '' })).toMatchObject({
+      orderStatus: 'filled',
+      reduceOnly: 'NO',
+    });
+    expect(await positionsOf(trader)).toMatchObject([{ holdSide: 'long', total: '0.01' }]);
   });
 
   it('refuses a one-way reduce-only order without a position to reduce (22002)', async () => {
@@ -384,7 +351,7 @@ describe('E1 batch-place-order: matching', () => {
     ]);
     const [takerId] = await placeAll(taker, [{ side: 'buy', orderType: 'market', size: '0.02' }]);
 
-    expect(await order(taker, takerId ?? '')).toMatchObject({
+    expect(await orderDetail(taker, { orderId: takerId ?? '' })).toMatchObject({
       orderStatus: 'filled',
       orderType: 'market',
       qty: '0.02',
@@ -394,11 +361,11 @@ describe('E1 batch-place-order: matching', () => {
       // Taker 0.06% of 950 and of 950.1.
       feeDetail: [{ feeCoin: 'USDT', fee: '-1.14006' }],
     });
-    expect(await tradeRecords(taker)).toEqual([
+    expect(await tradeRecordsOf(taker)).toEqual([
       { type: 'OPEN_LONG', amount: '0', fee: '-0.57', balance: '99999.43' },
       { type: 'OPEN_LONG', amount: '0', fee: '-0.57006', balance: '99998.85994' },
     ]);
-    expect(await positions(taker)).toMatchObject([
+    expect(await positionsOf(taker)).toMatchObject([
       {
         symbol: 'BTCUSDT',
         holdSide: 'long',
@@ -412,7 +379,7 @@ describe('E1 batch-place-order: matching', () => {
     ]);
 
     // The maker paid 0.02% and keeps half of its second order on the book.
-    expect(await tradeRecords(maker)).toEqual([
+    expect(await tradeRecordsOf(maker)).toEqual([
       { type: 'OPEN_SHORT', amount: '0', fee: '-0.19', balance: '99999.81' },
       { type: 'OPEN_SHORT', amount: '0', fee: '-0.19002', balance: '99999.61998' },
     ]);
@@ -431,26 +398,26 @@ describe('E1 batch-place-order: matching', () => {
       { side: 'sell', orderType: 'market', size: '0.01', reduceOnly: 'YES' },
     ]);
 
-    expect(await order(trader, closeId ?? '')).toMatchObject({
+    expect(await orderDetail(trader, { orderId: closeId ?? '' })).toMatchObject({
       orderStatus: 'filled',
       reduceOnly: 'YES',
       tradeSide: 'close',
       avgPrice: '96000',
       feeDetail: [{ feeCoin: 'USDT', fee: '-0.576' }],
     });
-    expect(await positions(trader)).toEqual([]);
+    expect(await positionsOf(trader)).toEqual([]);
     // Opened at 95000 with a 0.57 fee, closed at 96000: +10 PnL, 0.576 fee.
-    expect(await tradeRecords(trader)).toEqual([
+    expect(await tradeRecordsOf(trader)).toEqual([
       { type: 'OPEN_LONG', amount: '0', fee: '-0.57', balance: '99999.43' },
       { type: 'CLOSE_LONG', amount: '10', fee: '-0.576', balance: '100008.854' },
     ]);
-    expect(await availableUsdt(trader)).toBe('100008.854');
+    expect(await availableUsdtOf(trader)).toBe('100008.854');
   });
 
   it('closes a hedge-mode long with side=buy and tradeSide=close, selling to the bids', async () => {
     const trader = await newTrader({ posMode: 'hedge_mode' });
     await openPosition(trader, 'buy', '0.01', { tradeSide: 'open' });
-    expect(await positions(trader)).toMatchObject([
+    expect(await positionsOf(trader)).toMatchObject([
       { holdSide: 'long', total: '0.01', posMode: 'hedge_mode' },
     ]);
 
@@ -460,19 +427,19 @@ describe('E1 batch-place-order: matching', () => {
       { side: 'buy', tradeSide: 'close', orderType: 'market', size: '0.01' },
     ]);
 
-    expect(await order(trader, closeId ?? '')).toMatchObject({
+    expect(await orderDetail(trader, { orderId: closeId ?? '' })).toMatchObject({
       orderStatus: 'filled',
       cumExecQty: '0.01',
       avgPrice: '96000',
       posSide: 'long',
       tradeSide: 'close',
     });
-    expect(await positions(trader)).toEqual([]);
-    expect(await tradeRecords(trader)).toEqual([
+    expect(await positionsOf(trader)).toEqual([]);
+    expect(await tradeRecordsOf(trader)).toEqual([
       { type: 'OPEN_LONG', amount: '0', fee: '-0.57', balance: '99999.43' },
       { type: 'CLOSE_LONG', amount: '10', fee: '-0.576', balance: '100008.854' },
     ]);
-    expect(await positions(bidder)).toMatchObject([
+    expect(await positionsOf(bidder)).toMatchObject([
       { holdSide: 'long', total: '0.01', openPriceAvg: '96000' },
     ]);
   });
@@ -480,7 +447,7 @@ describe('E1 batch-place-order: matching', () => {
   it('closes a hedge-mode short with side=sell and tradeSide=close, buying from the asks', async () => {
     const trader = await newTrader({ posMode: 'hedge_mode' });
     await openPosition(trader, 'sell', '0.01', { tradeSide: 'open' });
-    expect(await positions(trader)).toMatchObject([{ holdSide: 'short', total: '0.01' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ holdSide: 'short', total: '0.01' }]);
 
     const asker = await newTrader();
     await placeAll(asker, [{ side: 'sell', orderType: 'limit', price: '94000', size: '0.01' }]);
@@ -488,10 +455,13 @@ describe('E1 batch-place-order: matching', () => {
       { side: 'sell', tradeSide: 'close', orderType: 'limit', price: '94000', size: '0.01' },
     ]);
 
-    expect(await order(trader, closeId ?? '')).toMatchObject({ orderStatus: 'filled', avgPrice: '94000' });
-    expect(await positions(trader)).toEqual([]);
+    expect(await orderDetail(trader, { orderId: closeId ?? '' })).toMatchObject({
+      orderStatus: 'filled',
+      avgPrice: '94000',
+    });
+    expect(await positionsOf(trader)).toEqual([]);
     // Short from 95000, bought back at 94000: +10; fees 0.57 and 0.564.
-    expect(await tradeRecords(trader)).toEqual([
+    expect(await tradeRecordsOf(trader)).toEqual([
       { type: 'OPEN_SHORT', amount: '0', fee: '-0.57', balance: '99999.43' },
       { type: 'CLOSE_SHORT', amount: '10', fee: '-0.564', balance: '100008.866' },
     ]);
@@ -504,7 +474,7 @@ describe('E1 batch-place-order: matching', () => {
     const [iocId] = await placeAll(taker, [
       { side: 'buy', orderType: 'limit', force: 'ioc', price: '95000', size: '0.03' },
     ]);
-    expect(await order(taker, iocId ?? '')).toMatchObject({
+    expect(await orderDetail(taker, { orderId: iocId ?? '' })).toMatchObject({
       orderStatus: 'cancelled',
       timeInForce: 'ioc',
       qty: '0.03',
@@ -512,9 +482,9 @@ describe('E1 batch-place-order: matching', () => {
       avgPrice: '95000',
     });
     expect(await pending(taker)).toEqual([]);
-    expect(await positions(taker)).toMatchObject([{ total: '0.01' }]);
+    expect(await positionsOf(taker)).toMatchObject([{ total: '0.01' }]);
     // Nothing stays reserved for the cancelled rest.
-    expect(await availableUsdt(taker)).toBe('99951.93');
+    expect(await availableUsdtOf(taker)).toBe('99951.93');
   });
 
   it('fok fills completely or not at all', async () => {
@@ -527,9 +497,15 @@ describe('E1 batch-place-order: matching', () => {
       { side: 'buy', orderType: 'limit', force: 'fok', price: '95000', size: '0.02' },
       { side: 'buy', orderType: 'limit', force: 'fok', price: '95000', size: '0.01' },
     ]);
-    expect(await order(taker, tooBig ?? '')).toMatchObject({ orderStatus: 'cancelled', cumExecQty: '0' });
-    expect(await order(taker, fits ?? '')).toMatchObject({ orderStatus: 'filled', cumExecQty: '0.01' });
-    expect(await order(maker, askId ?? '')).toMatchObject({ orderStatus: 'filled' });
+    expect(await orderDetail(taker, { orderId: tooBig ?? '' })).toMatchObject({
+      orderStatus: 'cancelled',
+      cumExecQty: '0',
+    });
+    expect(await orderDetail(taker, { orderId: fits ?? '' })).toMatchObject({
+      orderStatus: 'filled',
+      cumExecQty: '0.01',
+    });
+    expect(await orderDetail(maker, { orderId: askId ?? '' })).toMatchObject({ orderStatus: 'filled' });
   });
 
   it('post_only rests when it would not take and is cancelled when it would', async () => {
@@ -542,10 +518,16 @@ describe('E1 batch-place-order: matching', () => {
       { side: 'buy', orderType: 'limit', force: 'post_only', price: '95000', size: '0.01' },
       { side: 'buy', orderType: 'limit', force: 'post_only', price: '94999.9', size: '0.01' },
     ]);
-    expect(await order(trader, crossing ?? '')).toMatchObject({ orderStatus: 'cancelled', cumExecQty: '0' });
+    expect(await orderDetail(trader, { orderId: crossing ?? '' })).toMatchObject({
+      orderStatus: 'cancelled',
+      cumExecQty: '0',
+    });
     expect(await pending(trader)).toMatchObject([{ orderId: resting, force: 'post_only', status: 'live' }]);
-    expect(await order(maker, askId ?? '')).toMatchObject({ orderStatus: 'live', cumExecQty: '0' });
-    expect(await positions(trader)).toEqual([]);
+    expect(await orderDetail(maker, { orderId: askId ?? '' })).toMatchObject({
+      orderStatus: 'live',
+      cumExecQty: '0',
+    });
+    expect(await positionsOf(trader)).toEqual([]);
   });
 
   it('self-trade prevention cancel_taker cancels the incoming order and keeps the resting one', async () => {
@@ -556,13 +538,13 @@ describe('E1 batch-place-order: matching', () => {
     const [bidId] = await placeAll(trader, [
       { side: 'buy', orderType: 'limit', price: '95000', size: '0.01', stpMode: 'cancel_taker' },
     ]);
-    expect(await order(trader, bidId ?? '')).toMatchObject({
+    expect(await orderDetail(trader, { orderId: bidId ?? '' })).toMatchObject({
       orderStatus: 'cancelled',
       stpMode: 'cancel_taker',
       cumExecQty: '0',
     });
-    expect(await order(trader, askId ?? '')).toMatchObject({ orderStatus: 'live' });
-    expect(await positions(trader)).toEqual([]);
+    expect(await orderDetail(trader, { orderId: askId ?? '' })).toMatchObject({ orderStatus: 'live' });
+    expect(await positionsOf(trader)).toEqual([]);
   });
 
   it('self-trade prevention cancel_maker cancels the resting order and rests the incoming one', async () => {
@@ -573,9 +555,15 @@ describe('E1 batch-place-order: matching', () => {
     const [bidId] = await placeAll(trader, [
       { side: 'buy', orderType: 'limit', price: '95000', size: '0.01', stpMode: 'cancel_maker' },
     ]);
-    expect(await order(trader, askId ?? '')).toMatchObject({ orderStatus: 'cancelled', cumExecQty: '0' });
-    expect(await order(trader, bidId ?? '')).toMatchObject({ orderStatus: 'live', cumExecQty: '0' });
-    expect(await positions(trader)).toEqual([]);
+    expect(await orderDetail(trader, { orderId: askId ?? '' })).toMatchObject({
+      orderStatus: 'cancelled',
+      cumExecQty: '0',
+    });
+    expect(await orderDetail(trader, { orderId: bidId ?? '' })).toMatchObject({
+      orderStatus: 'live',
+      cumExecQty: '0',
+    });
+    expect(await positionsOf(trader)).toEqual([]);
   });
 
   it('self-trade prevention cancel_both cancels both orders, and other accounts still trade', async () => {
@@ -587,15 +575,18 @@ describe('E1 batch-place-order: matching', () => {
     const [bidId] = await placeAll(trader, [
       { side: 'buy', orderType: 'limit', price: '95000', size: '0.01', stpMode: 'cancel_both' },
     ]);
-    expect(await order(trader, ownAsk ?? '')).toMatchObject({ orderStatus: 'cancelled' });
-    expect(await order(trader, bidId ?? '')).toMatchObject({ orderStatus: 'cancelled' });
+    expect(await orderDetail(trader, { orderId: ownAsk ?? '' })).toMatchObject({ orderStatus: 'cancelled' });
+    expect(await orderDetail(trader, { orderId: bidId ?? '' })).toMatchObject({ orderStatus: 'cancelled' });
 
     // stpMode concerns only the account's own orders.
     await placeAll(other, [{ side: 'sell', orderType: 'limit', price: '95000', size: '0.01' }]);
     const [matched] = await placeAll(trader, [
       { side: 'buy', orderType: 'limit', price: '95000', size: '0.01', stpMode: 'cancel_both' },
     ]);
-    expect(await order(trader, matched ?? '')).toMatchObject({ orderStatus: 'filled', cumExecQty: '0.01' });
+    expect(await orderDetail(trader, { orderId: matched ?? '' })).toMatchObject({
+      orderStatus: 'filled',
+      cumExecQty: '0.01',
+    });
   });
 });
 
@@ -628,7 +619,7 @@ describe('E8 place-pos-tpsl', () => {
     const [takeProfit, stopLoss] = plans.map((plan) => plan.orderId);
     expect(takeProfit).toMatch(/^\d+$/);
     expect(stopLoss).toMatch(/^\d+$/);
-    expect(await positions(trader)).toMatchObject([
+    expect(await positionsOf(trader)).toMatchObject([
       {
         holdSide: 'long',
         takeProfit: '100000',
@@ -641,7 +632,7 @@ describe('E8 place-pos-tpsl', () => {
     // A new whole-position take-profit replaces the previous one; the stop-loss stays.
     const replaced = await placeTpsl(trader, { holdSide: 'buy', stopSurplusTriggerPrice: '101000' });
     const [newPlan] = placePosTpsl.response.parse(replaced.body?.data) ?? [];
-    expect(await positions(trader)).toMatchObject([
+    expect(await positionsOf(trader)).toMatchObject([
       { takeProfit: '101000', takeProfitId: newPlan?.orderId, stopLoss: '90000', stopLossId: stopLoss },
     ]);
   });
@@ -655,7 +646,7 @@ describe('E8 place-pos-tpsl', () => {
       stopLossTriggerPrice: '100000',
     });
     expect(response.body?.code).toBe('00000');
-    expect(await positions(trader)).toMatchObject([
+    expect(await positionsOf(trader)).toMatchObject([
       { holdSide: 'short', takeProfit: '90000', stopLoss: '100000' },
     ]);
   });
@@ -683,7 +674,7 @@ describe('E8 place-pos-tpsl', () => {
       stopLossTriggerPrice: '96000',
     });
     expect(highStopLoss.body).toMatchObject({ code: '40917', msg: 'stop price must be below mark price' });
-    expect(await positions(trader)).toMatchObject([{ takeProfit: '', stopLoss: '', takeProfitId: '' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ takeProfit: '', stopLoss: '', takeProfitId: '' }]);
   });
 
   it('places a partial plan with a size, which is not the position-wide take-profit', async () => {
@@ -700,7 +691,7 @@ describe('E8 place-pos-tpsl', () => {
     expect(placePosTpsl.response.parse(partial.body?.data)).toMatchObject([
       { stopSurplusClientOid: 'partial-tp', stopLossClientOid: '' },
     ]);
-    expect(await positions(trader)).toMatchObject([{ takeProfit: '', takeProfitId: '' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ takeProfit: '', takeProfitId: '' }]);
 
     const tooLarge = await placeTpsl(trader, {
       holdSide: 'buy',
@@ -739,7 +730,7 @@ describe('E8 place-pos-tpsl', () => {
       stopLossClientOid: 'opening-order',
     });
     expect(orderOid.body?.code).toBe('40786');
-    expect(await positions(trader)).toMatchObject([{ takeProfit: '100000', stopLoss: '' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ takeProfit: '100000', stopLoss: '' }]);
   });
 
   it('needs a take-profit or a stop-loss trigger (40019)', async () => {
@@ -761,10 +752,10 @@ describe('E8 place-pos-tpsl', () => {
     const bidder = await newTrader();
     await placeAll(bidder, [{ side: 'buy', orderType: 'limit', price: '95000', size: '0.01' }]);
     await placeAll(trader, [{ side: 'sell', orderType: 'market', size: '0.01', reduceOnly: 'YES' }]);
-    expect(await positions(trader)).toEqual([]);
+    expect(await positionsOf(trader)).toEqual([]);
 
     await openPosition(trader, 'buy', '0.01');
-    expect(await positions(trader)).toMatchObject([
+    expect(await positionsOf(trader)).toMatchObject([
       { total: '0.01', takeProfit: '', stopLoss: '', takeProfitId: '', stopLossId: '' },
     ]);
   });

@@ -1,15 +1,10 @@
 // E2 place-batch and E9 place-strategy-order (the unified-account v3 API) against a real paper
 // exchange whose simulated market is paused: only the test's accounts trade, at exact prices.
 import { describe, expect, it } from 'vitest';
-import {
-  allPosition,
-  financialRecords,
-  orderInfo,
-  placeBatchV3,
-  placeStrategyOrder,
-} from '../../shared/api/endpoints';
+import { orderInfo, placeBatchV3, placeStrategyOrder } from '../../shared/api/endpoints';
 import type { ClientResponse, SignedClient } from '../testing/signed-client';
 import { useTraderPool } from '../testing/trader-pool';
+import { orderDetail, positionsOf, tradeRecordsOf } from '../testing/account-reads';
 
 const pool = useTraderPool();
 const newTrader = pool.newTrader;
@@ -46,29 +41,6 @@ async function placeAll(client: SignedClient, orders: ReadonlyArray<V3Order>): P
   return items.map((item) => item.orderId ?? '');
 }
 
-async function order(client: SignedClient, orderId: string) {
-  const response = await client.get(orderInfo.path, { orderId });
-  expect(response.body?.code).toBe('00000');
-  return orderInfo.response.parse(response.body?.data);
-}
-
-async function positions(client: SignedClient, productType = 'USDT-FUTURES') {
-  const response = await client.get(allPosition.path, { productType });
-  expect(response.body?.code).toBe('00000');
-  return allPosition.response.parse(response.body?.data) ?? [];
-}
-
-/** Trading records, oldest first. */
-async function tradeRecords(client: SignedClient) {
-  const response = await client.get(financialRecords.path, { category: 'USDT-FUTURES' });
-  expect(response.body?.code).toBe('00000');
-  const list = financialRecords.response.parse(response.body?.data).list ?? [];
-  return list
-    .filter((record) => record.type !== 'TRANSFER_IN')
-    .reverse()
-    .map(({ type, amount, fee, balance }) => ({ type, amount, fee, balance }));
-}
-
 /** A resting order of a fresh account at `price`, for the test's orders to trade against. */
 async function restingOrder(side: 'buy' | 'sell', price: string, qty: string): Promise<void> {
   const maker = await newTrader();
@@ -90,7 +62,7 @@ describe('E2 place-batch', () => {
     ]);
     const [bidId, askId] = items.map((item) => item.orderId ?? '');
     expect(bidId).toMatch(/^\d+$/);
-    expect(await order(trader, bidId ?? '')).toMatchObject({
+    expect(await orderDetail(trader, { orderId: bidId ?? '' })).toMatchObject({
       clientOid: 'v3-bid',
       category: 'USDT-FUTURES',
       symbol: 'BTCUSDT',
@@ -107,7 +79,11 @@ describe('E2 place-batch', () => {
       tradeSide: 'open',
       reduceOnly: 'NO',
     });
-    expect(await order(trader, askId ?? '')).toMatchObject({ side: 'sell', qty: '0.02', price: '96000' });
+    expect(await orderDetail(trader, { orderId: askId ?? '' })).toMatchObject({
+      side: 'sell',
+      qty: '0.02',
+      price: '96000',
+    });
   });
 
   it('accepts category and symbol in lower case', async () => {
@@ -122,7 +98,10 @@ describe('E2 place-batch', () => {
         qty: '0.01',
       },
     ]);
-    expect(await order(trader, id ?? '')).toMatchObject({ category: 'USDT-FUTURES', symbol: 'BTCUSDT' });
+    expect(await orderDetail(trader, { orderId: id ?? '' })).toMatchObject({
+      category: 'USDT-FUTURES',
+      symbol: 'BTCUSDT',
+    });
   });
 
   it('answers each bad order with its own code while the good ones are placed', async () => {
@@ -214,7 +193,7 @@ describe('E2 place-batch', () => {
       ['usdc', '400172'],
     ]);
     expect(items[1]?.msg).toContain('category');
-    expect(await positions(trader, 'USDC-FUTURES')).toEqual([]);
+    expect(await positionsOf(trader, 'USDC-FUTURES')).toEqual([]);
   });
 
   it('refuses SPOT and MARGIN orders for now (25100)', async () => {
@@ -282,14 +261,14 @@ describe('E2 place-batch', () => {
     const [openId] = await placeAll(trader, [
       btc({ side: 'buy', posSide: 'long', orderType: 'market', qty: '0.01' }),
     ]);
-    expect(await order(trader, openId ?? '')).toMatchObject({
+    expect(await orderDetail(trader, { orderId: openId ?? '' })).toMatchObject({
       orderStatus: 'filled',
       posSide: 'long',
       holdMode: 'hedge_mode',
       tradeSide: 'open',
       avgPrice: '95000',
     });
-    expect(await positions(trader)).toMatchObject([
+    expect(await positionsOf(trader)).toMatchObject([
       { holdSide: 'long', total: '0.01', openPriceAvg: '95000' },
     ]);
 
@@ -297,14 +276,14 @@ describe('E2 place-batch', () => {
     const [closeId] = await placeAll(trader, [
       btc({ side: 'sell', posSide: 'long', orderType: 'market', qty: '0.01' }),
     ]);
-    expect(await order(trader, closeId ?? '')).toMatchObject({
+    expect(await orderDetail(trader, { orderId: closeId ?? '' })).toMatchObject({
       orderStatus: 'filled',
       tradeSide: 'close',
       avgPrice: '96000',
       feeDetail: [{ feeCoin: 'USDT', fee: '-0.576' }],
     });
-    expect(await positions(trader)).toEqual([]);
-    expect(await tradeRecords(trader)).toEqual([
+    expect(await positionsOf(trader)).toEqual([]);
+    expect(await tradeRecordsOf(trader)).toEqual([
       { type: 'OPEN_LONG', amount: '0', fee: '-0.57', balance: '99999.43' },
       { type: 'CLOSE_LONG', amount: '10', fee: '-0.576', balance: '100008.854' },
     ]);
@@ -314,15 +293,18 @@ describe('E2 place-batch', () => {
     const trader = await newTrader({ posMode: 'hedge_mode' });
     await restingOrder('buy', '95000', '0.01');
     await placeAll(trader, [btc({ side: 'sell', posSide: 'short', orderType: 'market', qty: '0.01' })]);
-    expect(await positions(trader)).toMatchObject([{ holdSide: 'short', total: '0.01' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ holdSide: 'short', total: '0.01' }]);
 
     await restingOrder('sell', '94000', '0.01');
     const [closeId] = await placeAll(trader, [
       btc({ side: 'buy', posSide: 'short', orderType: 'limit', price: '94000', qty: '0.01' }),
     ]);
-    expect(await order(trader, closeId ?? '')).toMatchObject({ orderStatus: 'filled', tradeSide: 'close' });
-    expect(await positions(trader)).toEqual([]);
-    expect(await tradeRecords(trader)).toEqual([
+    expect(await orderDetail(trader, { orderId: closeId ?? '' })).toMatchObject({
+      orderStatus: 'filled',
+      tradeSide: 'close',
+    });
+    expect(await positionsOf(trader)).toEqual([]);
+    expect(await tradeRecordsOf(trader)).toEqual([
       { type: 'OPEN_SHORT', amount: '0', fee: '-0.57', balance: '99999.43' },
       { type: 'CLOSE_SHORT', amount: '10', fee: '-0.564', balance: '100008.866' },
     ]);
@@ -349,14 +331,14 @@ describe('E2 place-batch', () => {
     const [closeId] = await placeAll(trader, [
       btc({ side: 'sell', orderType: 'market', qty: '0.01', reduceOnly: 'yes' }),
     ]);
-    expect(await order(trader, closeId ?? '')).toMatchObject({
+    expect(await orderDetail(trader, { orderId: closeId ?? '' })).toMatchObject({
       orderStatus: 'filled',
       reduceOnly: 'YES',
       tradeSide: 'close',
       posSide: '',
     });
-    expect(await positions(trader)).toEqual([]);
-    expect((await tradeRecords(trader)).at(-1)).toMatchObject({ type: 'CLOSE_LONG', amount: '5' });
+    expect(await positionsOf(trader)).toEqual([]);
+    expect((await tradeRecordsOf(trader)).at(-1)).toMatchObject({ type: 'CLOSE_LONG', amount: '5' });
   });
 });
 
@@ -386,7 +368,7 @@ describe('E9 place-strategy-order', () => {
     const result = placeStrategyOrder.response.parse(response.body?.data);
     expect(result.clientOid).toBe('strategy-1');
     expect(result.orderId).toMatch(/^\d+$/);
-    const [position] = await positions(trader);
+    const [position] = await positionsOf(trader);
     expect(position).toMatchObject({
       holdSide: 'long',
       takeProfit: '100000',
@@ -408,7 +390,7 @@ describe('E9 place-strategy-order', () => {
       tpLimitPrice: '100100',
     });
     expect(response.body?.code).toBe('00000');
-    expect(await positions(trader)).toMatchObject([{ takeProfit: '100000', stopLoss: '' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ takeProfit: '100000', stopLoss: '' }]);
 
     const noLimitPrice = await placeStrategy(trader, {
       posSide: 'long',
@@ -427,7 +409,7 @@ describe('E9 place-strategy-order', () => {
       stopLoss: '99000',
     });
     expect(response.body?.code).toBe('00000');
-    expect(await positions(trader)).toMatchObject([
+    expect(await positionsOf(trader)).toMatchObject([
       { holdSide: 'short', takeProfit: '90000', stopLoss: '99000' },
     ]);
   });
@@ -447,7 +429,7 @@ describe('E9 place-strategy-order', () => {
       takeProfit: '100000',
     });
     expect(partial.body?.code).toBe('00000');
-    expect(await positions(trader)).toMatchObject([{ takeProfit: '', takeProfitId: '' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ takeProfit: '', takeProfitId: '' }]);
 
     const tooLarge = await placeStrategy(trader, {
       posSide: 'long',
@@ -475,7 +457,7 @@ describe('E9 place-strategy-order', () => {
     expect(lowTakeProfit.body).toMatchObject({ code: '40917', msg: 'stop price must be above mark price' });
     const highStopLoss = await placeStrategy(trader, { posSide: 'long', stopLoss: '95500' });
     expect(highStopLoss.body).toMatchObject({ code: '40917', msg: 'stop price must be below mark price' });
-    expect(await positions(trader)).toMatchObject([{ takeProfit: '', stopLoss: '' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ takeProfit: '', stopLoss: '' }]);
   });
 
   it('refuses a duplicate clientOid with 25212 and a malformed one with 400172', async () => {
@@ -491,7 +473,7 @@ describe('E9 place-strategy-order', () => {
       stopLoss: '90000',
     });
     expect(malformed.body?.code).toBe('400172');
-    expect(await positions(trader)).toMatchObject([{ takeProfit: '100000', stopLoss: '' }]);
+    expect(await positionsOf(trader)).toMatchObject([{ takeProfit: '100000', stopLoss: '' }]);
   });
 
   it('needs a takeProfit or a stopLoss, a known symbol and a futures category', async () => {
