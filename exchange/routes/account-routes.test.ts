@@ -17,7 +17,8 @@ import type {
 import type { CreateAccountRequest, NewApiKey, PaperAccount } from '../../shared/api/paper-admin';
 import type { Permission, ProductType } from '../../shared/api/enums';
 import { createSignedClient } from '../testing/signed-client';
-import type { ClientResponse, QueryInput, SignedClient } from '../testing/signed-client';
+import type { QueryInput, SignedClient } from '../testing/signed-client';
+import { ok, pacedClient, refused } from '../testing/responses';
 import { startTestExchange, type TestExchange } from '../testing/test-exchange';
 
 const PLACE = '/api/v2/mix/order/batch-place-order';
@@ -75,28 +76,6 @@ afterAll(async () => {
   await test.stop();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Limits count per second: a test that outruns one waits for the window instead of failing. */
-async function paced(send: () => Promise<ClientResponse>): Promise<ClientResponse> {
-  for (let attempt = 0; attempt < 60; attempt++) {
-    const response = await send();
-    if (response.status !== 429) return response;
-    await sleep(50);
-  }
-  throw new Error('still rate limited after 3 s');
-}
-
-/** A client that waits out the rate limits (a refused request never reached the engine). */
-function pacedClient(client: SignedClient): SignedClient {
-  return {
-    get: (path, query, options) => paced(() => client.get(path, query, options)),
-    post: (path, body, options) => paced(() => client.post(path, body, options)),
-    publicGet: (path, query) => paced(() => client.publicGet(path, query)),
-    admin: (method, path, body, token) => client.admin(method, path, body, token),
-  };
-}
-
 async function open(request: Partial<CreateAccountRequest> = {}): Promise<Trader> {
   const { account, client } = await test.newAccount(request);
   return { uid: account.uid, client: pacedClient(client) };
@@ -108,19 +87,6 @@ async function keyWith(uid: string, permissions: Permission[]): Promise<SignedCl
   expect(created.status, created.text).toBe(200);
   const key = created.body?.data as NewApiKey;
   return pacedClient(createSignedClient({ baseUrl: test.exchange.baseUrl, ...key }));
-}
-
-function ok(response: ClientResponse): unknown {
-  expect(response.status, response.text).toBe(200);
-  expect(response.body?.code, response.text).toBe('00000');
-  return response.body?.data;
-}
-
-function refused(response: ClientResponse, code: string): string {
-  expect(response.status, response.text).toBe(400);
-  expect(response.body?.code, response.text).toBe(code);
-  expect(response.body?.data).toBeNull();
-  return response.body?.msg ?? '';
 }
 
 async function placeRaw(

@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateAccountResult, Fault, NewApiKey, PaperAccount } from '../../shared/api/paper-admin';
 import type { Ticker } from '../../shared/api/endpoints';
 import { createSignedClient } from '../testing/signed-client';
-import type { ClientResponse, SignedClient } from '../testing/signed-client';
+import type { SignedClient } from '../testing/signed-client';
+import { ok, refused } from '../testing/responses';
 import { startTestExchange, type TestExchange } from '../testing/test-exchange';
 
 const ACCOUNTS = '/paper/v1/accounts';
@@ -44,19 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await test.stop();
 });
-
-function ok(response: ClientResponse): unknown {
-  expect(response.status, response.text).toBe(200);
-  expect(response.body?.code, response.text).toBe('00000');
-  return response.body?.data;
-}
-
-function refused(response: ClientResponse, code: string, status = 400): string {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body?.code, response.text).toBe(code);
-  expect(response.body?.data).toBeNull();
-  return response.body?.msg ?? '';
-}
 
 async function listAccounts(): Promise<PaperAccount[]> {
   return (ok(await test.admin('GET', ACCOUNTS)) as { accounts: PaperAccount[] }).accounts;

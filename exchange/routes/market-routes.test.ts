@@ -6,6 +6,7 @@ import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractConfig, PublicFill, Ticker } from '../../shared/api/endpoints';
 import type { ClientResponse, QueryInput, SignedClient } from '../testing/signed-client';
+import { ok, paced, refused } from '../testing/responses';
 import { startTestExchange, type TestExchange } from '../testing/test-exchange';
 
 const TIME = '/api/v2/public/time';
@@ -42,34 +43,8 @@ afterAll(async () => {
   await test.stop();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Limits count per second: a test that outruns one waits for the window instead of failing. */
-async function paced(send: () => Promise<ClientResponse>): Promise<ClientResponse> {
-  for (let attempt = 0; attempt < 60; attempt++) {
-    const response = await send();
-    if (response.status !== 429) return response;
-    await sleep(50);
-  }
-  throw new Error('still rate limited after 3 s');
-}
-
 function publicGet(path: string, query?: QueryInput): Promise<ClientResponse> {
   return paced(() => test.client.publicGet(path, query));
-}
-
-function ok(response: ClientResponse): unknown {
-  expect(response.status, response.text).toBe(200);
-  expect(response.body?.code, response.text).toBe('00000');
-  expect(response.body?.msg).toBe('success');
-  return response.body?.data;
-}
-
-function refused(response: ClientResponse, code: string): string {
-  expect(response.status, response.text).toBe(400);
-  expect(response.body?.code, response.text).toBe(code);
-  expect(response.body?.data).toBeNull();
-  return response.body?.msg ?? '';
 }
 
 async function trader(): Promise<SignedClient> {
@@ -621,7 +596,7 @@ describe('with the simulated market running', () => {
       for (let attempt = 0; attempt < 40; attempt++) {
         list = ok(await paced(() => live.client.publicGet(TICKERS, { productType }))) as Ticker[];
         if (list.every((ticker) => ticker.bidPr !== '' && ticker.askPr !== '')) break;
-        await sleep(50);
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(list.length).toBeGreaterThan(0);
       for (const ticker of list) {
