@@ -151,7 +151,8 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
     for (const key of account.keys) state.keys.set(key.apiKey, key);
   }
   for (const saved of snapshot.orders) {
-    const order: Order = { ...saved, resting: null };
+    // Snapshots written before execType existed hold traders' orders only.
+    const order: Order = { ...saved, execType: saved.execType ?? 'normal', resting: null };
     state.orders.set(order.id, order);
     const account = state.accounts.get(order.uid);
     if (account?.openOrders.has(order.id) === true) {

@@ -153,6 +153,7 @@ export class Trading {
       status: 'live',
       cancelReason: '',
       source: source ?? (input.orderType === 'market' ? 'market' : 'normal'),
+      execType: 'normal',
       apiVersion: version,
       presetTakeProfit: input.presetStopSurplusPrice ?? '',
       presetStopLoss: input.presetStopLossPrice ?? '',
@@ -212,6 +213,71 @@ export class Trading {
     }
     this.state.finishOrder(order);
     this.state.version++;
+  }
+
+  /**
+   * The exchange itself closes `lots` of a position at `price` ticks (liquidation, delivery): an
+   * order record filled at once outside the book, paying `feePpm`, whose closing writes a financial
+   * record of `recordType`. Returns the order; its `profit` is the realized PnL.
+   */
+  systemClose(
+    account: Account,
+    position: Position,
+    lots: number,
+    price: number,
+    execType: 'liquidation' | 'delivery',
+    feePpm: number,
+    recordType: string,
+    ts: number,
+  ): Order {
+    const state = this.state;
+    const market = state.market(position.symbol);
+    if (market === undefined) throw new Error(`no market ${position.symbol}`);
+    const id = state.nextOrderId++;
+    const long = position.holdSide === 'long';
+    const fee = market.math.tradeFee(price, lots, feePpm);
+    const order: Order = {
+      id,
+      clientOid: String(id),
+      uid: account.uid,
+      symbol: position.symbol,
+      productType: position.productType,
+      marginCoin: position.marginCoin,
+      side: long ? 'sell' : 'buy',
+      posSide: position.posMode === 'hedge_mode' ? position.holdSide : 'net',
+      intent: 'close',
+      posMode: position.posMode,
+      orderType: 'market',
+      force: 'ioc',
+      price: 0,
+      lots,
+      filledLots: lots,
+      filledValue: ticksTimesLots(price, lots),
+      fee,
+      profit: 0n,
+      reduceOnly: true,
+      marginMode: position.marginMode,
+      leverage: position.leverage,
+      stpMode: 'none',
+      status: 'filled',
+      cancelReason: '',
+      source:
+        execType === 'liquidation' ? 'liquidation' : long ? 'delivery_close_long' : 'delivery_close_short',
+      execType,
+      apiVersion: 'v2',
+      presetTakeProfit: '',
+      presetStopLoss: '',
+      frozenMargin: 0n,
+      cTime: ts,
+      uTime: ts,
+      resting: null,
+    };
+    state.orders.set(id, order);
+    order.profit = closePosition(state, account, market, position, lots, price, fee, ts, recordType);
+    if (position.lots === 0) this.cancelOrphanedCloses(account, position, order, ts);
+    state.finishOrder(order);
+    state.version++;
+    return order;
   }
 
   /** Lots a system participant takes from the book (simulated taker flow); returns lots filled. */

@@ -57,6 +57,9 @@ export interface Account {
   readonly frozen: Map<string, bigint>;
 }
 
+/** Who executed an order: the trader (`normal`) or the exchange (liquidation, delivery). */
+export type ExecType = 'normal' | 'liquidation' | 'delivery';
+
 export type OrderStatus = 'live' | 'partially_filled' | 'filled' | 'cancelled';
 
 /** How the order relates to the position: opening, closing, or (one-way) netting both. */
@@ -93,6 +96,8 @@ export interface Order {
   status: OrderStatus;
   cancelReason: string;
   readonly source: OrderSource;
+  /** What made the trade: a trader's order, or the exchange closing a position itself. */
+  readonly execType: ExecType;
   readonly apiVersion: 'v2' | 'v3';
   readonly presetTakeProfit: string;
   readonly presetStopLoss: string;

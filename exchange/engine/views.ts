@@ -357,7 +357,7 @@ export class Views {
       leverage: String(order.leverage),
       marginMode: order.marginMode,
       reduceOnly: order.reduceOnly ? 'YES' : 'NO',
-      enterPointSource: 'API',
+      enterPointSource: order.execType === 'normal' ? 'API' : 'SYS',
       tradeSide: reportedTradeSide(order),
       posMode: order.posMode,
       orderType: order.orderType,
@@ -408,7 +408,7 @@ export class Views {
       reduceOnly: order.reduceOnly ? 'YES' : 'NO',
       feeDetail: [{ feeCoin: order.marginCoin, fee: formatMoney(-order.fee) }],
       cancelReason: order.cancelReason,
-      execType: 'normal',
+      execType: order.execType,
       createdTime: String(order.cTime),
       updatedTime: String(order.uTime),
     };
@@ -529,6 +529,12 @@ export class Views {
 }
 
 function reportedTradeSide(order: Order): string {
+  if (order.execType !== 'normal') {
+    // The spec's trade sides of exchange-made closes: burst_* for liquidation, delivery_* for delivery.
+    const prefix = order.execType === 'liquidation' ? 'burst' : 'delivery';
+    if (order.posMode === 'one_way_mode') return `${prefix}_${order.side}_single`;
+    return `${prefix}_close_${order.side === 'sell' ? 'long' : 'short'}`;
+  }
   if (order.posMode === 'one_way_mode') return order.side === 'buy' ? 'buy_single' : 'sell_single';
   return order.intent === 'close' ? 'close' : 'open';
 }
