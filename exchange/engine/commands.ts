@@ -32,6 +32,8 @@ export type Command =
       marginMode: MarginMode;
     }
   | { type: 'setDepositAccount'; ts: number; uid: string; coin: string; accountType: DepositAccountType }
+  | { type: 'deposit'; ts: number; uid: string; coin: string; amount: string }
+  | { type: 'attachLoan'; ts: number; uid: string; coin: string; amount: string }
   | PlaceTpslCommand
   | { type: 'tick'; ts: number }
   | { type: 'setPrice'; ts: number; symbol: string; price: string }

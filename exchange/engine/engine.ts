@@ -7,6 +7,8 @@ import type {
   SetLeverageCommand,
 } from './commands';
 import type { ContractSpec } from './contracts';
+import { categoryOfCoin } from './categories';
+import { attachLoan, deposit, type DepositResult, type LoanResult } from './deposits';
 import { EngineError } from './errors';
 import { parseMoney, parseScaled } from './money';
 import { EngineState, type Market } from './state';
@@ -16,7 +18,13 @@ import { MarketSimulation } from './market-sim';
 import { TpslTriggers } from './tpsl-triggers';
 
 export type PlaceItemResult =
-  | { ok: true; orderId: string; clientOid: string }
+  | {
+      ok: true;
+      orderId: string;
+      clientOid: string;
+      /** The order replaced earlier reduce-only orders (E2 rule 4): v3 answers a null orderId. */
+      replaced: boolean;
+    }
   | { ok: false; clientOid: string | null; code: string; msg: string };
 
 export type CancelItemResult =
@@ -47,6 +55,8 @@ export interface CommandResults {
   setPositionMode: { posMode: PosMode };
   setMarginMode: LeverageResult;
   setDepositAccount: string;
+  deposit: DepositResult;
+  attachLoan: LoanResult;
   placeTpsl: TpslResult[];
   tick: null;
   setPrice: { symbol: string; price: number };
@@ -140,6 +150,10 @@ export class Engine {
         this.state.version++;
         return 'success';
       }
+      case 'deposit':
+        return deposit(this.state, this.account(command.uid), command.coin, command.amount, command.ts);
+      case 'attachLoan':
+        return attachLoan(this.state, this.account(command.uid), command.coin, command.amount, command.ts);
       case 'placeTpsl':
         return this.placeTpsl(command);
       case 'tick':
@@ -222,7 +236,7 @@ export class Engine {
         const order = this.trading.place(account, input, version, ts);
         // Without a clientOid of its own the order's clientOid already is its id written out.
         const orderId = input.clientOid === null ? order.clientOid : String(order.id);
-        return { ok: true, orderId, clientOid: order.clientOid };
+        return { ok: true, orderId, clientOid: order.clientOid, replaced: this.trading.takeReplaced(order) };
       } catch (error) {
         if (!(error instanceof EngineError)) throw error;
         return { ok: false, clientOid: input.clientOid, code: error.code, msg: error.msg };
@@ -498,11 +512,4 @@ export class Engine {
     }
     return false;
   }
-}
-
-/** The futures account a deposited coin lands in. */
-export function categoryOfCoin(coin: string): ProductType {
-  if (coin === 'USDT') return 'USDT-FUTURES';
-  if (coin === 'USDC') return 'USDC-FUTURES';
-  return 'COIN-FUTURES';
 }

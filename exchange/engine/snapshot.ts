@@ -2,7 +2,7 @@ import { newRestingOrder, type BookSide } from './book/order-book';
 import { Engine, type EngineOptions } from './engine';
 import { MarketSimulation, type MarketSimulationSnapshot } from './market-sim';
 import { EngineState } from './state';
-import type { Account, Order, Position, TriggerPlan } from './types';
+import type { Account, Order, OuterWallet, Position, TriggerPlan } from './types';
 
 /**
  * The whole engine state as plain JSON data (bigints written as {"$bigint": "..."}), and back.
@@ -37,8 +37,19 @@ export function decodeBigints(value: unknown): unknown {
 
 interface AccountSnapshot extends Omit<
   Account,
-  'balances' | 'symbolSettings' | 'depositAccounts' | 'openOrders' | 'clientOids' | 'positions' | 'frozen'
+  | 'balances'
+  | 'symbolSettings'
+  | 'depositAccounts'
+  | 'wallets'
+  | 'insLoans'
+  | 'openOrders'
+  | 'clientOids'
+  | 'positions'
+  | 'frozen'
 > {
+  /** Missing in snapshots written before funding/OTC wallets and loans existed. */
+  wallets?: Array<[OuterWallet, Array<[string, bigint]>]>;
+  insLoans?: Array<[string, bigint]>;
   balances: Array<[string, bigint]>;
   symbolSettings: Array<[string, Account['symbolSettings'] extends Map<string, infer V> ? V : never]>;
   depositAccounts: Array<[string, string]>;
@@ -89,6 +100,8 @@ export function takeSnapshot(engine: Engine): Json {
       balances: [...account.balances],
       symbolSettings: [...account.symbolSettings],
       depositAccounts: [...account.depositAccounts],
+      wallets: [...account.wallets].map(([type, coins]) => [type, [...coins]]),
+      insLoans: [...account.insLoans],
       openOrders: [...account.openOrders],
       clientOids: [...account.clientOids],
     })),
@@ -140,6 +153,8 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
       balances: new Map(saved.balances),
       symbolSettings: new Map(saved.symbolSettings),
       depositAccounts: new Map(saved.depositAccounts) as Account['depositAccounts'],
+      wallets: new Map((saved.wallets ?? []).map(([type, coins]) => [type, new Map(coins)])),
+      insLoans: new Map(saved.insLoans ?? []),
       openOrders: new Set(saved.openOrders),
       clientOids: new Map(saved.clientOids),
       positions: new Map(),

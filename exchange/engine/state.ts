@@ -130,6 +130,8 @@ export class EngineState {
       balances: new Map(),
       symbolSettings: new Map(),
       depositAccounts: new Map(),
+      wallets: new Map(),
+      insLoans: new Map(),
       openOrders: new Set(),
       clientOids: new Map(),
       records: [],

@@ -57,6 +57,8 @@ export class Trading {
   private tradedRanges = new Map<string, TradedRange>();
   /** Orders with E1 presets that opened position lots since the trigger check last looked. */
   private presetFills: Order[] = [];
+  /** Ids of orders that replaced earlier reduce-only orders, until placeOrders reads them. */
+  private readonly replacedBy = new Set<number>();
 
   constructor(private readonly state: EngineState) {}
 
@@ -107,11 +109,22 @@ export class Trading {
           ? settings.longLeverage
           : settings.shortLeverage;
 
+    let replaced: Order[] = [];
     if (intent === 'close') {
       const target = this.closeTargetSide(input.side, posSide);
       const position = state.positions.get(state.positionKeyOf(account.uid, contract.symbol, target));
       if (position === undefined || position.lots === 0) throw EngineError.of('noPositionToClose');
-      const closable = position.lots - this.lockedLots(account, position);
+      const locked = this.lockedLots(account, position);
+      // E2 rule 4: a one-way reduce-only order for the whole position, or for more than is left,
+      // replaces the earlier reduce-only orders of the position.
+      const replaces =
+        version === 'v3' &&
+        posMode === 'one_way_mode' &&
+        locked > 0 &&
+        lots <= position.lots &&
+        (lots === position.lots || lots > position.lots - locked);
+      if (replaces) replaced = this.closingOrders(account, position);
+      const closable = position.lots - (replaces ? 0 : locked);
       if (lots > closable) {
         throw EngineError.detailed(
           'noPositionToClose',
@@ -171,6 +184,8 @@ export class Trading {
     }
 
     // Accepted: from here on the order exists.
+    for (const earlier of replaced) this.cancel(earlier, 'reduce_only_replaced', ts);
+    if (replaced.length > 0) this.replacedBy.add(id);
     state.nextOrderId++;
     state.orders.set(id, order);
     // A default clientOid is found through the order itself (idByClientOid), unless an earlier
@@ -303,14 +318,27 @@ export class Trading {
   /** Lots of a position already promised to open closing orders. */
   lockedLots(account: Account, position: Position): number {
     let locked = 0;
+    for (const order of this.closingOrders(account, position)) locked += order.lots - order.filledLots;
+    return locked;
+  }
+
+  /** The open orders that close (part of) a position. */
+  private closingOrders(account: Account, position: Position): Order[] {
+    const orders: Order[] = [];
     for (const id of account.openOrders) {
       const order = this.state.orders.get(id);
       if (order === undefined || order.symbol !== position.symbol || order.intent !== 'close') continue;
-      if (this.closeTargetSide(order.side, order.posSide) === position.holdSide) {
-        locked += order.lots - order.filledLots;
-      }
+      if (this.closeTargetSide(order.side, order.posSide) === position.holdSide) orders.push(order);
     }
-    return locked;
+    return orders;
+  }
+
+  /**
+   * Whether placing this order replaced earlier reduce-only orders (E2 rule 4, answered with a
+   * null orderId). Asked once, right after placing.
+   */
+  takeReplaced(order: Order): boolean {
+    return this.replacedBy.delete(order.id);
   }
 
   private hasExposure(account: Account, symbol: string): boolean {

@@ -14,6 +14,9 @@ import type {
 } from '../../shared/api/enums';
 import type { RestingOrder } from './book/order-book';
 
+/** Deposit account types other than the unified account, which is `balances`. */
+export type OuterWallet = Exclude<DepositAccountType, 'unified'>;
+
 export type AccountKind = 'standard' | 'broker' | 'sub';
 
 export interface ApiKeyRecord {
@@ -45,6 +48,10 @@ export interface Account {
   readonly balances: Map<string, bigint>;
   readonly symbolSettings: Map<string, SymbolSettings>;
   readonly depositAccounts: Map<string, DepositAccountType>;
+  /** Balances outside the unified account (funding and OTC accounts) per coin, money units. */
+  readonly wallets: Map<OuterWallet, Map<string, bigint>>;
+  /** Institutional loan amounts transferred to this account per coin, money units. */
+  readonly insLoans: Map<string, bigint>;
   /** Open orders by id, for the pending list and margin reservations. */
   readonly openOrders: Set<number>;
   /** Own clientOid -> order or plan id (default clientOids: EngineState.idByClientOid). */

@@ -12,6 +12,7 @@ import {
 } from '../../shared/api/endpoints';
 import { ERROR_CODES } from '../../shared/api/error-codes';
 import type { LeverageResult } from '../engine/engine';
+import { formatMoney } from '../engine/money';
 import { ApiError } from '../http/api-error';
 import { registerEndpoint } from '../http/register-endpoint';
 import { accountOf, type RouteContext } from './context';
@@ -98,7 +99,11 @@ export function registerAccountRoutes({ app, service, deps }: RouteContext): voi
           `Parameter userId error: ${userId} is neither this account nor one of its sub-accounts`,
         );
       }
-      return service.read(() => ({ coin: params.coin, transfered: '0', userId }));
+      return service.read(() => ({
+        coin: params.coin,
+        transfered: formatMoney(target.insLoans.get(params.coin) ?? 0n),
+        userId,
+      }));
     },
     deps,
   );

@@ -131,6 +131,8 @@ describe('accounts', () => {
       label: '',
       apiKeys: [{ apiKey: created.apiKey, permissions: ALL_PERMISSIONS }],
       balances: { USDT: '100000', USDC: '100000', BTC: '2' },
+      fundingBalances: {},
+      otcBalances: {},
       posMode: 'one_way_mode',
     });
     const client = clientOf(created);

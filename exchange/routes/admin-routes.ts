@@ -47,9 +47,9 @@ export function registerAdminRoutes(
           brokerUid: account.brokerUid,
           label: account.label,
           apiKeys: account.keys.map((key) => ({ apiKey: key.apiKey, permissions: [...key.permissions] })),
-          balances: Object.fromEntries(
-            [...account.balances].map(([coin, amount]) => [coin, formatMoney(amount)]),
-          ),
+          balances: moneyRecord(account.balances),
+          fundingBalances: moneyRecord(account.wallets.get('funding')),
+          otcBalances: moneyRecord(account.wallets.get('otc')),
           posMode: account.posModes['USDT-FUTURES'],
         })),
       })),
@@ -91,6 +91,26 @@ export function registerAdminRoutes(
     options,
   );
 
+  registerAdminRoute(
+    app,
+    paperAdmin.deposit,
+    async ({ params }) => {
+      const result = await engineCall('v2', () => service.execute({ type: 'deposit', ...params }));
+      return { ...result, amount: formatMoney(result.amount), balance: formatMoney(result.balance) };
+    },
+    options,
+  );
+
+  registerAdminRoute(
+    app,
+    paperAdmin.attachLoan,
+    async ({ params }) => {
+      const result = await engineCall('v2', () => service.execute({ type: 'attachLoan', ...params }));
+      return { ...result, amount: formatMoney(result.amount), transfered: formatMoney(result.transfered) };
+    },
+    options,
+  );
+
   registerAdminRoute(app, paperAdmin.addFault, ({ params }) => faultView(faults.add(params)), options);
   registerAdminRoute(app, paperAdmin.listFaults, () => ({ faults: faults.list().map(faultView) }), options);
   registerAdminRoute(
@@ -103,6 +123,10 @@ export function registerAdminRoutes(
     },
     options,
   );
+}
+
+function moneyRecord(balances: ReadonlyMap<string, bigint> | undefined): Record<string, string> {
+  return Object.fromEntries([...(balances ?? [])].map(([coin, amount]) => [coin, formatMoney(amount)]));
 }
 
 function faultView(fault: ArmedFault) {

@@ -233,7 +233,12 @@ export function registerTradeRoutes({ app, service, deps }: RouteContext): void 
             msg: result === undefined ? 'Unknown error' : result.msg,
           };
         }
-        return { orderId: result.orderId, clientOid: result.clientOid, code: '00000', msg: 'success' };
+        return {
+          orderId: result.replaced ? null : result.orderId,
+          clientOid: result.clientOid,
+          code: '00000',
+          msg: 'success',
+        };
       });
     },
     deps,

@@ -2,7 +2,7 @@
 // and out, in the same envelope as the API, allowed only with the admin header.
 import { z } from 'zod';
 import { ERROR_CODES, formatMessage } from './error-codes';
-import { PERMISSIONS, POS_MODES } from './enums';
+import { DEPOSIT_ACCOUNT_TYPES, PERMISSIONS, POS_MODES } from './enums';
 import {
   coinField,
   decimalField,
@@ -69,6 +69,8 @@ const newKey = z.object({
 
 const createAccountResponse = newKey.extend({ uid: z.string(), kind: z.enum(ACCOUNT_KINDS) });
 
+const coinMovement = z.object({ uid: idField, coin: coinField, amount: decimalField });
+
 export const paperAccountSchema = z.object({
   uid: z.string(),
   kind: z.enum(ACCOUNT_KINDS),
@@ -76,6 +78,9 @@ export const paperAccountSchema = z.object({
   label: z.string().nullable(),
   apiKeys: z.array(z.object({ apiKey: z.string(), permissions: z.array(z.enum(PERMISSIONS)) })),
   balances: z.record(z.string(), z.string()),
+  /** Balances of the funding and OTC accounts, outside the unified account. */
+  fundingBalances: z.record(z.string(), z.string()),
+  otcBalances: z.record(z.string(), z.string()),
   posMode: z.enum(POS_MODES),
 });
 
@@ -134,6 +139,24 @@ export const paperAdmin = {
     path: '/paper/v1/market',
     request: z.object({ paused: z.boolean() }),
     response: z.object({ paused: z.boolean() }),
+  },
+  deposit: {
+    method: 'POST',
+    path: '/paper/v1/deposits',
+    request: coinMovement,
+    response: z.object({
+      uid: z.string(),
+      coin: z.string(),
+      amount: z.string(),
+      accountType: z.enum(DEPOSIT_ACCOUNT_TYPES),
+      balance: z.string(),
+    }),
+  },
+  attachLoan: {
+    method: 'POST',
+    path: '/paper/v1/loans',
+    request: coinMovement,
+    response: z.object({ uid: z.string(), coin: z.string(), amount: z.string(), transfered: z.string() }),
   },
   addFault: {
     method: 'POST',

@@ -67,6 +67,8 @@ describe('paper admin: accounts and keys', () => {
           label: null,
           apiKeys: [{ apiKey: 'bg_1', permissions: ['read'] }],
           balances: { USDT: '100000' },
+          fundingBalances: { BTC: '0.5' },
+          otcBalances: {},
           posMode: 'one_way_mode',
         },
       ],
