@@ -25,6 +25,10 @@ describe('fundingRateOf: F = clamp{[P + clamp(I - P, -0.05%, 0.05%)] / (8 / N), 
     expect(fundingRateOf(premium, hours)).toBe(rate);
   });
 
+  it('is zero for a contract without funding intervals', () => {
+    expect(fundingRateOf(80_000, 0)).toBe(0);
+  });
+
   it('settles and shows 6 decimals', () => {
     expect(settledRatePpm(10_000)).toBe(100);
     expect(settledRatePpm(-83_333)).toBe(-833);

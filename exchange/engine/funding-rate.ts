@@ -78,6 +78,7 @@ function impactPrice(
  * funding rate formula").
  */
 export function fundingRateOf(averagePremium: number, intervalHours: number): number {
+  if (intervalHours <= 0) return 0;
   const base = averagePremium + clamp(INTEREST_RATE - averagePremium, -INTEREST_CLAMP, INTEREST_CLAMP);
   return clamp(Math.round((base * intervalHours) / 8), -FUNDING_RATE_CAP, FUNDING_RATE_CAP);
 }

@@ -31,6 +31,19 @@ describe('markPriceOf: median(last, index x (1 + rate x time left / interval), i
     expect(mark).toBe(915_000);
   });
 
+  it('has no funding term for a contract without funding', () => {
+    // median(92,000, 91,500, 91,499.5) = 91,500.
+    const mark = markPriceOf({
+      lastTicks: 920_000,
+      indexTicks: 915_000,
+      fundingRate: 10_000,
+      msToNextFunding: nextFundingTime(0, 0),
+      intervalHours: 0,
+      averageBasis: -5,
+    });
+    expect(mark).toBe(915_000);
+  });
+
   it('funding times are UTC 00:00, 08:00 and 16:00 for 8 hours', () => {
     // 2023-11-14 22:13:20 UTC -> 2023-11-15 00:00 UTC.
     expect(new Date(nextFundingTime(1_700_000_000_000, 8)).toISOString()).toBe('2023-11-15T00:00:00.000Z');

@@ -27,9 +27,12 @@ export interface MarkPriceInputs {
 export function markPriceOf(inputs: MarkPriceInputs): number {
   const intervalMinutes = inputs.intervalHours * 60;
   const minutesToNext = Math.ceil(inputs.msToNextFunding / MINUTE_MS);
+  // A contract without funding (a dated one) has no funding term: price 2 is the index.
   const price2 =
-    inputs.indexTicks +
-    (inputs.indexTicks * inputs.fundingRate * minutesToNext) / (RATE_SCALE * intervalMinutes);
+    intervalMinutes > 0
+      ? inputs.indexTicks +
+        (inputs.indexTicks * inputs.fundingRate * minutesToNext) / (RATE_SCALE * intervalMinutes)
+      : inputs.indexTicks;
   const price3 = inputs.indexTicks + inputs.averageBasis;
   const [, median] = [inputs.lastTicks, price2, price3].sort((a, b) => a - b);
   return Math.max(1, Math.round(median as number));
@@ -37,6 +40,7 @@ export function markPriceOf(inputs: MarkPriceInputs): number {
 
 /** The next funding time after `ts`: UTC multiples of the interval (00:00, 08:00, 16:00 for 8 h). */
 export function nextFundingTime(ts: number, intervalHours: number): number {
+  if (intervalHours <= 0) return ts;
   const interval = intervalHours * 3_600_000;
   return (Math.floor(ts / interval) + 1) * interval;
 }
