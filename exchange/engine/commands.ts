@@ -37,7 +37,9 @@ export type Command =
   | PlaceTpslCommand
   | { type: 'tick'; ts: number }
   | { type: 'setPrice'; ts: number; symbol: string; price: string }
-  | { type: 'setMarketPaused'; ts: number; paused: boolean };
+  | { type: 'setMarketPaused'; ts: number; paused: boolean }
+  /** Settles funding now: one symbol, or every perpetual symbol when null. */
+  | { type: 'settleFunding'; ts: number; symbol: string | null };
 
 export interface NewKey {
   apiKey: string;

@@ -16,6 +16,9 @@ import { Trading, type PlaceOrderInput } from './trading';
 import type { Account, Order, PlanKind, SymbolSettings, TriggerPlan } from './types';
 import { MarketSimulation } from './market-sim';
 import { TpslTriggers } from './tpsl-triggers';
+import { PriceIndex } from './price-index';
+import { settleDueFunding, settleFundingNow, type FundingSettlement } from './funding';
+import { moveCoinTo } from './coin-moves';
 
 export type PlaceItemResult =
   | {
@@ -61,6 +64,7 @@ export interface CommandResults {
   tick: null;
   setPrice: { symbol: string; price: number };
   setMarketPaused: { paused: boolean };
+  settleFunding: FundingSettlement[];
 }
 
 export type ResultOf<C extends Command> = CommandResults[C['type']];
@@ -88,6 +92,9 @@ export class Engine {
     this.trading = new Trading(this.state);
     this.triggers = new TpslTriggers(this.state, this.trading);
     for (const contract of options.contracts) {
+      if (!this.state.indices.has(contract.baseCoin)) {
+        this.state.indices.set(contract.baseCoin, PriceIndex.create(contract.baseCoin, options.seed));
+      }
       this.state.addMarket(contract, MarketSimulation.create(contract, options.seed));
     }
   }
@@ -157,7 +164,9 @@ export class Engine {
       case 'placeTpsl':
         return this.placeTpsl(command);
       case 'tick':
+        for (const index of this.state.indices.values()) index.tick(command.ts, this.state.marketPaused);
         for (const market of this.state.markets.values()) market.sim.tick(this, market, command.ts);
+        settleDueFunding(this.state, command.ts);
         return null;
       case 'setPrice': {
         const market = this.state.market(command.symbol);
@@ -168,7 +177,7 @@ export class Engine {
           throw EngineError.of('priceTick', market.contract.priceEndStep / 10 ** market.contract.pricePlace);
         }
         const ticks = Number(units / BigInt(market.contract.priceEndStep));
-        market.sim.moveTo(this, market, ticks, command.ts);
+        moveCoinTo(this, market, ticks, command.ts);
         return { symbol: market.contract.symbol, price: ticks };
       }
       case 'setMarketPaused':
@@ -176,6 +185,8 @@ export class Engine {
         if (command.paused) for (const market of this.state.markets.values()) market.sim.withdraw(market);
         this.state.version++;
         return { paused: command.paused };
+      case 'settleFunding':
+        return settleFundingNow(this.state, command.symbol, command.ts);
     }
   }
 

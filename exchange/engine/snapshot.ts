@@ -2,6 +2,7 @@ import { newRestingOrder, type BookSide } from './book/order-book';
 import { Engine, type EngineOptions } from './engine';
 import { MarketSimulation, type MarketSimulationSnapshot } from './market-sim';
 import { EngineState } from './state';
+import { PriceIndex, unitsPerTick, type PriceIndexSnapshot } from './price-index';
 import type { Account, Order, OuterWallet, Position, TriggerPlan } from './types';
 
 /**
@@ -82,6 +83,9 @@ interface EngineSnapshot {
   positions: Position[];
   plans: TriggerPlan[];
   markets: MarketSnapshot[];
+  /** Absent before the coins' indices: each follows its coin's first market then. */
+  indices?: PriceIndexSnapshot[];
+  fundingCheckedTs?: number;
 }
 
 export function takeSnapshot(engine: Engine): Json {
@@ -128,6 +132,8 @@ export function takeSnapshot(engine: Engine): Json {
         asks: side(1),
       };
     }),
+    indices: [...state.indices.values()].map((index) => index.toSnapshot()),
+    fundingCheckedTs: state.fundingCheckedTs,
   };
   return encodeBigints(snapshot);
 }
@@ -147,6 +153,8 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
   state.nextPositionId = snapshot.nextPositionId;
   state.nextOwner = snapshot.nextOwner;
   state.marketPaused = snapshot.marketPaused;
+  state.fundingCheckedTs = snapshot.fundingCheckedTs ?? 0;
+  for (const saved of snapshot.indices ?? []) state.indices.set(saved.coin, PriceIndex.fromSnapshot(saved));
   for (const saved of snapshot.accounts) {
     const account: Account = {
       ...saved,
@@ -185,11 +193,17 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
     );
   }
   for (const plan of snapshot.plans) state.plans.set(plan.id, plan);
+  const indexedCoins = new Set((snapshot.indices ?? []).map((saved) => saved.coin));
   for (const saved of snapshot.markets) {
     const market = state.market(saved.symbol);
     if (market === undefined)
       throw new Error(`snapshot has market ${saved.symbol}, which this exchange does not list`);
     const sim = MarketSimulation.fromSnapshot(saved.sim);
+    const index = state.indices.get(market.contract.baseCoin);
+    if (index !== undefined && !indexedCoins.has(index.coin)) {
+      index.moveTo(saved.sim.fairPrice * unitsPerTick(market.contract));
+      indexedCoins.add(index.coin);
+    }
     const restored = { ...market, sim, lastPrice: saved.lastPrice };
     restored.fills.push(...(saved.fills as typeof market.fills));
     state.markets.set(saved.symbol, restored);

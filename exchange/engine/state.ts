@@ -17,6 +17,7 @@ import type {
   SymbolSettings,
 } from './types';
 import type { MarketSimulation } from './market-sim';
+import type { IndexPrice, PriceIndex } from './price-index';
 
 export const MARKET_OWNER = 0;
 export const DEFAULT_LEVERAGE = 20;
@@ -58,6 +59,10 @@ export class EngineState {
   readonly plans = new TriggerPlanStore();
   /** Bumped on every change, so cached views know when to recompute. */
   version = 0;
+  /** The simulated spot index of each base coin, which every market of the coin follows. */
+  readonly indices = new Map<string, PriceIndex>();
+  /** Time of the last tick checked for funding times (0: none yet). */
+  fundingCheckedTs = 0;
   private readonly positionKeys = new Map<string, Map<string, { long: string; short: string }>>();
   /** Ids that an account's clientOids may name, so forgetting any other order reads nothing. */
   private readonly idsInClientOids = new Set<number>();
@@ -89,6 +94,23 @@ export class EngineState {
       bySymbol.set(symbol, keys);
     }
     return holdSide === 'long' ? keys.long : keys.short;
+  }
+
+  /**
+   * The index price of a base coin (BTC, ETH, SOL) in the quote currency, as units of
+   * 10^-decimals: what contracts and spot books of the coin follow.
+   */
+  indexOf(baseCoin: string): IndexPrice {
+    const index = this.indices.get(baseCoin);
+    if (index === undefined) throw new Error(`no index for ${baseCoin}`);
+    return index.price;
+  }
+
+  /** The index of a contract's base coin in the contract's ticks. */
+  indexTicksFor(contract: ContractSpec): number {
+    const index = this.indices.get(contract.baseCoin);
+    if (index === undefined) throw new Error(`no index for ${contract.baseCoin}`);
+    return index.ticksFor(contract);
   }
 
   market(symbol: string): Market | undefined {

@@ -16,6 +16,7 @@ import type {
   SubaccountFutureAsset,
 } from '../../shared/api/endpoints';
 import { depthScales, mergeLevels, resolveDepthRequest } from '../market/merge-depth';
+import { settledRatePpm } from './funding-rate';
 
 const DAY_MS = 86_400_000;
 
@@ -123,7 +124,7 @@ export class Views {
       openUtc: price(openUtc),
       changeUtc24h: ratio(last - openUtc, openUtc),
       indexPrice: price(sim.indexPrice),
-      fundingRate: '0.0001',
+      fundingRate: formatScaled(settledRatePpm(sim.fundingRate(market)), 6),
       holdingAmount: lotsText(market, holding),
       open24h: price(open24h),
       deliveryStartTime: null,

@@ -1,5 +1,5 @@
 import { paperAdmin } from '../../shared/api/paper-admin';
-import { formatMoney } from '../engine/money';
+import { formatMoney, formatScaled } from '../engine/money';
 import { registerAdminRoute, type AdminOptions } from '../http/admin';
 import { ApiError } from '../http/api-error';
 import type { ArmedFault, FaultRegistry } from '../http/faults';
@@ -107,6 +107,24 @@ export function registerAdminRoutes(
     async ({ params }) => {
       const result = await engineCall('v2', () => service.execute({ type: 'attachLoan', ...params }));
       return { ...result, amount: formatMoney(result.amount), transfered: formatMoney(result.transfered) };
+    },
+    options,
+  );
+
+  registerAdminRoute(
+    app,
+    paperAdmin.settleFunding,
+    async ({ params }) => {
+      const settled = await engineCall('v2', () =>
+        service.execute({ type: 'settleFunding', symbol: params.symbol ?? null }),
+      );
+      return {
+        settled: settled.map(({ symbol, ratePpm, positions }) => ({
+          symbol,
+          fundingRate: formatScaled(ratePpm, 6),
+          positions,
+        })),
+      };
     },
     options,
   );

@@ -158,6 +158,15 @@ export const paperAdmin = {
     request: coinMovement,
     response: z.object({ uid: z.string(), coin: z.string(), amount: z.string(), transfered: z.string() }),
   },
+  settleFunding: {
+    method: 'POST',
+    path: '/paper/v1/funding/settle',
+    /** Without a symbol, every perpetual symbol settles. */
+    request: z.object({ symbol: optionalField(symbolField) }),
+    response: z.object({
+      settled: z.array(z.object({ symbol: z.string(), fundingRate: z.string(), positions: z.number() })),
+    }),
+  },
   addFault: {
     method: 'POST',
     path: '/paper/v1/faults',
