@@ -14,6 +14,7 @@ import { Trading, type PlaceOrderInput } from './trading';
 import type { Account, Order, PlanKind, SymbolSettings, TriggerPlan } from './types';
 import { MarketSimulation } from './market-sim';
 import { TpslTriggers } from './tpsl-triggers';
+import { SpotTrading, type SpotOrderInput } from './spot/spot-trading';
 
 export type PlaceItemResult =
   | { ok: true; orderId: string; clientOid: string }
@@ -42,6 +43,7 @@ export interface CommandResults {
   createAccount: Account;
   addApiKey: Account;
   placeOrders: PlaceItemResult[];
+  placeSpotOrders: PlaceItemResult[];
   cancelOrders: CancelItemResult[];
   setLeverage: LeverageResult;
   setPositionMode: { posMode: PosMode };
@@ -68,6 +70,7 @@ export interface EngineOptions {
 export class Engine {
   readonly state: EngineState;
   readonly trading: Trading;
+  readonly spot: SpotTrading;
   private readonly triggers: TpslTriggers;
 
   constructor(
@@ -80,6 +83,7 @@ export class Engine {
     for (const contract of options.contracts) {
       this.state.addMarket(contract, MarketSimulation.create(contract, options.seed));
     }
+    this.spot = new SpotTrading(this.state, this.trading, options.seed);
   }
 
   apply<C extends Command>(command: C): ResultOf<C> {
@@ -103,6 +107,8 @@ export class Engine {
       }
       case 'placeOrders':
         return this.placeOrders(command.uid, command.version, command.orders, command.ts);
+      case 'placeSpotOrders':
+        return this.placeSpotOrders(command.uid, command.orders, command.ts);
       case 'cancelOrders':
         return this.cancelOrders(command);
       case 'setLeverage':
@@ -144,6 +150,7 @@ export class Engine {
         return this.placeTpsl(command);
       case 'tick':
         for (const market of this.state.markets.values()) market.sim.tick(this, market, command.ts);
+        this.spot.tick(command.ts);
         return null;
       case 'setPrice': {
         const market = this.state.market(command.symbol);
@@ -160,6 +167,7 @@ export class Engine {
       case 'setMarketPaused':
         this.state.marketPaused = command.paused;
         if (command.paused) for (const market of this.state.markets.values()) market.sim.withdraw(market);
+        if (command.paused) this.spot.withdrawAll();
         this.state.version++;
         return { paused: command.paused };
     }
@@ -223,6 +231,19 @@ export class Engine {
         // Without a clientOid of its own the order's clientOid already is its id written out.
         const orderId = input.clientOid === null ? order.clientOid : String(order.id);
         return { ok: true, orderId, clientOid: order.clientOid };
+      } catch (error) {
+        if (!(error instanceof EngineError)) throw error;
+        return { ok: false, clientOid: input.clientOid, code: error.code, msg: error.msg };
+      }
+    });
+  }
+
+  private placeSpotOrders(uid: string, orders: SpotOrderInput[], ts: number): PlaceItemResult[] {
+    const account = this.account(uid);
+    return orders.map((input) => {
+      try {
+        const order = this.spot.place(account, input, ts);
+        return { ok: true, orderId: String(order.id), clientOid: order.clientOid };
       } catch (error) {
         if (!(error instanceof EngineError)) throw error;
         return { ok: false, clientOid: input.clientOid, code: error.code, msg: error.msg };

@@ -3,6 +3,7 @@ import { Engine, type EngineOptions } from './engine';
 import { MarketSimulation, type MarketSimulationSnapshot } from './market-sim';
 import { EngineState } from './state';
 import type { Account, Order, Position, TriggerPlan } from './types';
+import { restoreSpotSnapshot, takeSpotSnapshot, type SpotSnapshot } from './spot/spot-snapshot';
 
 /**
  * The whole engine state as plain JSON data (bigints written as {"$bigint": "..."}), and back.
@@ -71,6 +72,8 @@ interface EngineSnapshot {
   positions: Position[];
   plans: TriggerPlan[];
   markets: MarketSnapshot[];
+  /** Absent in snapshots written before spot trading. */
+  spot?: SpotSnapshot;
 }
 
 export function takeSnapshot(engine: Engine): Json {
@@ -115,6 +118,7 @@ export function takeSnapshot(engine: Engine): Json {
         asks: side(1),
       };
     }),
+    spot: takeSpotSnapshot(engine),
   };
   return encodeBigints(snapshot);
 }
@@ -195,5 +199,6 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
       }
     }
   }
+  restoreSpotSnapshot(engine, snapshot.spot);
   return engine;
 }
