@@ -1,5 +1,6 @@
-// Spot and margin state survives a restart (journal replay), and spot orders have their own
-// 400-open-order limit, apart from futures (spec E2 rule 8).
+// Spot and margin state survives a restart (journal replay), spot orders have their own
+// 400-open-order limit apart from futures (spec E2 rule 8), and the spot price follows the index.
+// Each test starts its own exchange, so resting spot orders (which no endpoint cancels) stay put.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +124,44 @@ describe('open order limits', () => {
         }),
       );
       expect(batchPlaceOrder.response.parse(futures).successList).toHaveLength(1);
+    } finally {
+      await exchange.stop();
+    }
+  });
+});
+
+describe('spot price', () => {
+  it('follows the index of its base coin: a market order may reach 5% beyond it', async () => {
+    const exchange = await startTestExchange();
+    try {
+      const { client: maker } = await exchange.newAccount({ balances: { BTC: '1' } });
+      const { client: taker } = await exchange.newAccount({ balances: { USDT: '1000' } });
+      await placeSpot(maker, [
+        {
+          category: 'SPOT',
+          symbol: 'BTCUSDT',
+          side: 'sell',
+          orderType: 'limit',
+          price: '104000',
+          qty: '0.001',
+        },
+      ]);
+      const marketBuy = { category: 'SPOT', symbol: 'BTCUSDT', side: 'buy', orderType: 'market', qty: '104' };
+      // Index 95000: a market buy may pay up to 99750, so the ask at 104000 is out of reach.
+      const [first] = await placeSpot(taker, [marketBuy]);
+      expect(await orderDetail(taker, { orderId: first?.orderId ?? '' })).toMatchObject({
+        orderStatus: 'cancelled',
+        cancelReason: 'market_no_liquidity',
+      });
+      // The index moves to 100000: up to 105000 now, and 104 USDT buy the 0.001 BTC at 104000.
+      await exchange.setPrice('BTCUSDT', '100000');
+      const [second] = await placeSpot(taker, [marketBuy]);
+      expect(await orderDetail(taker, { orderId: second?.orderId ?? '' })).toMatchObject({
+        orderStatus: 'filled',
+        cumExecQty: '0.001',
+        cumExecValue: '104',
+        avgPrice: '104000',
+      });
     } finally {
       await exchange.stop();
     }
