@@ -8,6 +8,7 @@ import type {
   StpMode,
 } from '../../shared/api/enums';
 import type { PlaceOrderInput } from './trading';
+import type { SpotOrderInput } from './spot/spot-trading';
 import type { AccountKind } from './types';
 
 /**
@@ -19,6 +20,7 @@ export type Command =
   | CreateAccountCommand
   | { type: 'addApiKey'; ts: number; uid: string; key: NewKey }
   | { type: 'placeOrders'; ts: number; uid: string; version: 'v2' | 'v3'; orders: PlaceOrderInput[] }
+  | { type: 'placeSpotOrders'; ts: number; uid: string; orders: SpotOrderInput[] }
   | CancelOrdersCommand
   | SetLeverageCommand
   | { type: 'setPositionMode'; ts: number; uid: string; productType: ProductType; posMode: PosMode }

@@ -19,6 +19,7 @@ import { TpslTriggers } from './tpsl-triggers';
 import { PriceIndex } from './price-index';
 import { settleDueFunding, settleFundingNow, type FundingSettlement } from './funding';
 import { moveCoinTo } from './coin-moves';
+import { SpotTrading, type SpotOrderInput } from './spot/spot-trading';
 
 export type PlaceItemResult =
   | {
@@ -53,6 +54,7 @@ export interface CommandResults {
   createAccount: Account;
   addApiKey: Account;
   placeOrders: PlaceItemResult[];
+  placeSpotOrders: PlaceItemResult[];
   cancelOrders: CancelItemResult[];
   setLeverage: LeverageResult;
   setPositionMode: { posMode: PosMode };
@@ -82,6 +84,7 @@ export interface EngineOptions {
 export class Engine {
   readonly state: EngineState;
   readonly trading: Trading;
+  readonly spot: SpotTrading;
   private readonly triggers: TpslTriggers;
 
   constructor(
@@ -97,6 +100,7 @@ export class Engine {
       }
       this.state.addMarket(contract, MarketSimulation.create(contract, options.seed));
     }
+    this.spot = new SpotTrading(this.state, this.trading, options.seed);
   }
 
   apply<C extends Command>(command: C): ResultOf<C> {
@@ -120,6 +124,8 @@ export class Engine {
       }
       case 'placeOrders':
         return this.placeOrders(command.uid, command.version, command.orders, command.ts);
+      case 'placeSpotOrders':
+        return this.placeSpotOrders(command.uid, command.orders, command.ts);
       case 'cancelOrders':
         return this.cancelOrders(command);
       case 'setLeverage':
@@ -167,6 +173,7 @@ export class Engine {
         for (const index of this.state.indices.values()) index.tick(command.ts, this.state.marketPaused);
         for (const market of this.state.markets.values()) market.sim.tick(this, market, command.ts);
         settleDueFunding(this.state, command.ts);
+        this.spot.tick(command.ts);
         return null;
       case 'setPrice': {
         const market = this.state.market(command.symbol);
@@ -183,6 +190,7 @@ export class Engine {
       case 'setMarketPaused':
         this.state.marketPaused = command.paused;
         if (command.paused) for (const market of this.state.markets.values()) market.sim.withdraw(market);
+        if (command.paused) this.spot.withdrawAll();
         this.state.version++;
         return { paused: command.paused };
       case 'settleFunding':
@@ -248,6 +256,19 @@ export class Engine {
         // Without a clientOid of its own the order's clientOid already is its id written out.
         const orderId = input.clientOid === null ? order.clientOid : String(order.id);
         return { ok: true, orderId, clientOid: order.clientOid, replaced: this.trading.takeReplaced(order) };
+      } catch (error) {
+        if (!(error instanceof EngineError)) throw error;
+        return { ok: false, clientOid: input.clientOid, code: error.code, msg: error.msg };
+      }
+    });
+  }
+
+  private placeSpotOrders(uid: string, orders: SpotOrderInput[], ts: number): PlaceItemResult[] {
+    const account = this.account(uid);
+    return orders.map((input) => {
+      try {
+        const order = this.spot.place(account, input, ts);
+        return { ok: true, orderId: String(order.id), clientOid: order.clientOid, replaced: false };
       } catch (error) {
         if (!(error instanceof EngineError)) throw error;
         return { ok: false, clientOid: input.clientOid, code: error.code, msg: error.msg };

@@ -4,6 +4,7 @@ import { MarketSimulation, type MarketSimulationSnapshot } from './market-sim';
 import { EngineState } from './state';
 import { PriceIndex, unitsPerTick, type PriceIndexSnapshot } from './price-index';
 import type { Account, Order, OuterWallet, Position, TriggerPlan } from './types';
+import { restoreSpotSnapshot, takeSpotSnapshot, type SpotSnapshot } from './spot/spot-snapshot';
 
 /**
  * The whole engine state as plain JSON data (bigints written as {"$bigint": "..."}), and back.
@@ -86,6 +87,8 @@ interface EngineSnapshot {
   /** Absent before the coins' indices: each follows its coin's first market then. */
   indices?: PriceIndexSnapshot[];
   fundingCheckedTs?: number;
+  /** Absent in snapshots written before spot trading. */
+  spot?: SpotSnapshot;
 }
 
 export function takeSnapshot(engine: Engine): Json {
@@ -134,6 +137,7 @@ export function takeSnapshot(engine: Engine): Json {
     }),
     indices: [...state.indices.values()].map((index) => index.toSnapshot()),
     fundingCheckedTs: state.fundingCheckedTs,
+    spot: takeSpotSnapshot(engine),
   };
   return encodeBigints(snapshot);
 }
@@ -224,5 +228,6 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
       }
     }
   }
+  restoreSpotSnapshot(engine, snapshot.spot);
   return engine;
 }

@@ -18,6 +18,7 @@ import type {
 } from './types';
 import type { MarketSimulation } from './market-sim';
 import type { IndexPrice, PriceIndex } from './price-index';
+import { SpotState } from './spot/spot-state';
 
 export const MARKET_OWNER = 0;
 export const DEFAULT_LEVERAGE = 20;
@@ -57,6 +58,8 @@ export class EngineState {
   readonly positions = new Map<string, Position>();
   /** Take-profit and stop-loss plans waiting for their trigger, by id. */
   readonly plans = new TriggerPlanStore();
+  /** Spot and margin markets, orders and loans of the unified account. */
+  readonly spot = new SpotState();
   /** Bumped on every change, so cached views know when to recompute. */
   version = 0;
   /** The simulated spot index of each base coin, which every market of the coin follows. */

@@ -15,6 +15,7 @@ import type {
   PendingOrder,
   SubaccountFutureAsset,
 } from '../../shared/api/endpoints';
+import { maxTransferableView, spotOrderInfo } from './spot/spot-views';
 import { depthScales, mergeLevels, resolveDepthRequest } from '../market/merge-depth';
 import { settledRatePpm } from './funding-rate';
 
@@ -375,6 +376,8 @@ export class Views {
   }
 
   orderInfo(account: Account, orderId: string | undefined, clientOid: string | undefined): OrderInfoView {
+    const spotOrder = spotOrderInfo(this.engine, account, orderId, clientOid);
+    if (spotOrder !== undefined) return spotOrder;
     const order = this.engine.findOrder(account, orderId ?? null, clientOid ?? null);
     if (order === undefined) throw EngineError.of('orderNotExistV3');
     const market = this.state.market(order.symbol) as Market;
@@ -462,8 +465,7 @@ export class Views {
     account: Account,
     coin: string,
   ): { coin: string; maxTransfer: string; borrowMaxTransfer: string } {
-    const available = this.engine.trading.available(account, coin);
-    return { coin, maxTransfer: formatMoney(available > 0n ? available : 0n), borrowMaxTransfer: '0' };
+    return maxTransferableView(this.engine, account, coin);
   }
 
   futureAssets(account: Account, productType: ProductType): FutureAssetView[] {

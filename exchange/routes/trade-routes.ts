@@ -22,6 +22,7 @@ import type { PlaceOrderInput } from '../engine/trading';
 import { registerEndpoint } from '../http/register-endpoint';
 import { accountOf, type RouteContext } from './context';
 import { codeFor, engineCall } from './engine-errors';
+import { isSpotBatch, placeSpotBatch } from './spot-trade-routes';
 
 /**
  * The batch bodies are checked as a whole (list present, size limits), then order by order, so
@@ -42,9 +43,10 @@ const placeBatchV3Envelope = z
   .min(1, 'must hold at least 1 order')
   .max(PLACE_BATCH_V3_MAX, `must hold at most ${PLACE_BATCH_V3_MAX} orders`);
 
-type ItemCheck<T> = { ok: true; value: T } | { ok: false; error: ApiErrorShape; clientOid: string | null };
+export type ItemCheck<T> =
+  { ok: true; value: T } | { ok: false; error: ApiErrorShape; clientOid: string | null };
 
-function checkItem<S extends z.ZodType>(
+export function checkItem<S extends z.ZodType>(
   schema: S,
   item: unknown,
   version: 'v2' | 'v3',
@@ -66,7 +68,7 @@ function checkItem<S extends z.ZodType>(
   };
 }
 
-function missingPrice(version: 'v2' | 'v3', name: string): ApiErrorShape {
+export function missingPrice(version: 'v2' | 'v3', name: string): ApiErrorShape {
   return version === 'v2'
     ? {
         code: ERROR_CODES.paramEmpty.code,
@@ -156,6 +158,7 @@ export function registerTradeRoutes({ app, service, deps }: RouteContext): void 
     { ...placeBatchV3, request: placeBatchV3Envelope },
     async ({ params, key }) => {
       const account = accountOf(service, key);
+      if (isSpotBatch(params)) return placeSpotBatch(service, account, params);
       let category: string | null = null;
       const slots: Array<ItemCheck<PlaceOrderInput>> = params.map((raw, index) => {
         const checked = checkItem(batchOrderV3Schema, raw, 'v3', `[${index}].`);

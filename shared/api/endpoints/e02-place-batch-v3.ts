@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
-import { CATEGORIES, HOLD_SIDES, ORDER_TYPES, SIDES, STP_MODES, TIME_IN_FORCE } from '../enums';
+import { CATEGORIES, HOLD_SIDES, MARGIN_MODES, ORDER_TYPES, SIDES, STP_MODES, TIME_IN_FORCE } from '../enums';
 import {
   ciEnum,
   decimalField,
@@ -29,6 +29,9 @@ const batchOrderV3 = z
     reduceOnly: fieldWithDefault(yesNoField, 'NO'),
     // The order detail reports stpMode, so an order may carry one; live v3 accepts it.
     stpMode: fieldWithDefault(ciEnum(STP_MODES), 'none'),
+    // Not in the spec's table: a margin order may name its margin mode; isolated spot margin is
+    // refused (E2 rule 2), crossed is what MARGIN orders trade on.
+    marginMode: optionalField(ciEnum(MARGIN_MODES)),
   })
   .transform((order) =>
     order.orderType === 'limit' && order.timeInForce === undefined
