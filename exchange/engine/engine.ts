@@ -14,6 +14,7 @@ import { Trading, type PlaceOrderInput } from './trading';
 import type { Account, Order, PlanKind, SymbolSettings, TriggerPlan } from './types';
 import { MarketSimulation } from './market-sim';
 import { TpslTriggers } from './tpsl-triggers';
+import { Liquidations } from './risk/liquidation';
 
 export type PlaceItemResult =
   | { ok: true; orderId: string; clientOid: string }
@@ -69,6 +70,7 @@ export class Engine {
   readonly state: EngineState;
   readonly trading: Trading;
   private readonly triggers: TpslTriggers;
+  private readonly liquidations: Liquidations;
 
   constructor(
     readonly options: EngineOptions,
@@ -77,6 +79,7 @@ export class Engine {
     this.state = new EngineState(nextRecordId);
     this.trading = new Trading(this.state);
     this.triggers = new TpslTriggers(this.state, this.trading);
+    this.liquidations = new Liquidations(this.state, this.trading);
     for (const contract of options.contracts) {
       this.state.addMarket(contract, MarketSimulation.create(contract, options.seed));
     }
@@ -89,6 +92,7 @@ export class Engine {
     const result = this.dispatch(command) as ResultOf<C>;
     // Take-profits and stop-losses fire once the command's own matching is over.
     this.triggers.settle(command.ts);
+    this.liquidations.settle(command, command.ts);
     return result;
   }
 
