@@ -15,6 +15,7 @@ import type { Account, Order, PlanKind, SymbolSettings, TriggerPlan } from './ty
 import { MarketSimulation } from './market-sim';
 import { TpslTriggers } from './tpsl-triggers';
 import { Liquidations } from './risk/liquidation';
+import { checkLeverageTier } from './risk/tier-limits';
 
 export type PlaceItemResult =
   | { ok: true; orderId: string; clientOid: string }
@@ -324,6 +325,7 @@ export class Engine {
     } else {
       throw EngineError.of('paramEmpty', 'leverage');
     }
+    checkLeverageTier(this.state, account, market, next);
     this.applyLeverageToPositions(account, market, next);
     Object.assign(settings, next);
     this.state.version++;
