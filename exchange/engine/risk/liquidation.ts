@@ -36,6 +36,7 @@ export class Liquidations {
   private readonly checkedTrades = new Map<string, number>();
   private checkedRecordId = -1;
   private readonly thresholds = new WeakMap<Position, Threshold>();
+  private readonly crossedThresholds = new Map<string, { held: unknown[]; ticks: number | null }>();
 
   constructor(
     private readonly state: EngineState,
@@ -105,11 +106,54 @@ export class Liquidations {
       if (position.lots > 0) this.liquidateIsolated(account, position, ts);
     }
     for (const coin of [...coins].sort()) {
+      const quick = this.crossedAtRisk(account, coin);
+      if (quick === false) continue;
       const crossed = this.risk.crossedAccount(account, coin);
       if (crossed.maintenanceScaled > 0n && crossed.equity * PPM <= crossed.maintenanceScaled) {
         this.liquidateCrossed(account, coin, ts);
       }
     }
+  }
+
+  /**
+   * The common case by a cached liquidation price: crossed positions of the coin in one direction of
+   * one symbol, where only that symbol's mark moves the margin ratio. Undefined: compute in full.
+   */
+  private crossedAtRisk(account: Account, coin: string): boolean | undefined {
+    let crossed: Position | undefined;
+    const held: Array<Position | number | bigint> = [account.balances.get(coin) ?? 0n];
+    let isolatedMargins = 0n;
+    for (const position of account.positions.values()) {
+      if (position.marginCoin !== coin) continue;
+      held.push(position, position.lots, position.openValue, position.margin);
+      if (position.marginMode === 'isolated') isolatedMargins += position.margin;
+      else if (crossed !== undefined) return undefined;
+      else crossed = position;
+    }
+    if (crossed === undefined) return false;
+    const market = this.state.market(crossed.symbol);
+    if (market === undefined) return undefined;
+    const key = `${account.uid}\u0000${coin}`;
+    let cached = this.crossedThresholds.get(key);
+    if (cached === undefined || !sameHoldings(cached.held, held)) {
+      const exposure = { lots: crossed.lots, openValue: crossed.openValue };
+      const none = { lots: 0, openValue: 0n };
+      const long = crossed.holdSide === 'long';
+      const price = liquidationPrice(
+        market,
+        tierTableOf(market.contract),
+        (held[0] as bigint) - isolatedMargins,
+        long ? exposure : none,
+        long ? none : exposure,
+      );
+      const ticks =
+        price === null || price.num <= 0n ? null : Number(long ? floorTicks(price) : ceilTicks(price));
+      cached = { held, ticks };
+      this.crossedThresholds.set(key, cached);
+    }
+    if (cached.ticks === null) return false;
+    const mark = market.sim.markPrice;
+    return crossed.holdSide === 'long' ? mark <= cached.ticks : mark >= cached.ticks;
   }
 
   /** Whether an isolated position's mark reached its liquidation price. */
@@ -250,6 +294,12 @@ function isolatedThreshold(market: Market, position: Position): number | null {
   );
   if (price === null || price.num <= 0n) return null;
   return Number(long ? floorTicks(price) : ceilTicks(price));
+}
+
+function sameHoldings(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 function floorTicks(price: TickFraction): bigint {

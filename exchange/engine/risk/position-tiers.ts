@@ -144,7 +144,7 @@ export class TierTable {
   }
 }
 
-const tables = new Map<string, TierTable>();
+const tables = new WeakMap<ContractSpec, TierTable>();
 
 /** The position tiers of a contract; a contract listed later falls back to its base coin's table. */
 export function tiersOf(contract: ContractSpec): readonly PositionTier[] {
@@ -152,11 +152,10 @@ export function tiersOf(contract: ContractSpec): readonly PositionTier[] {
 }
 
 export function tierTableOf(contract: ContractSpec): TierTable {
-  const key = `${contract.symbol}\u0000${contract.kind}\u0000${contract.maxLever}\u0000${contract.takerFeePpm}`;
-  let table = tables.get(key);
+  let table = tables.get(contract);
   if (table === undefined) {
     table = new TierTable(buildTiers(contract), contract.takerFeePpm);
-    tables.set(key, table);
+    tables.set(contract, table);
   }
   return table;
 }
