@@ -5,6 +5,7 @@ import { runEngineBench } from './engine-throughput';
 import { runHttpBench } from './http-load';
 import { runClientCostBench } from './client-cost';
 import { formatPollHubFigures, runPollHubBench } from './poll-hub';
+import { formatRemarkFigure, runRemarkBench } from './risk-remark';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const format = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -16,6 +17,8 @@ console.log(
   `  ${format(engine.operationsPerSecond)} operations/s  (${format(engine.operations)} ops in ${engine.seconds.toFixed(2)} s: ` +
     `${format(engine.mix.place)} resting places, ${format(engine.mix.cancel)} cancels, ${format(engine.mix.match)} crossing orders, ${format(engine.fills)} fills)`,
 );
+
+console.log(`\n${formatRemarkFigure(runRemarkBench(10_000, 200))}`);
 
 console.log('\nLoopback HTTP (autocannon, 32 connections, 5 s each; server in its own process)');
 const figures = await runHttpBench(root);

@@ -20,6 +20,8 @@ import { PriceIndex } from './price-index';
 import { settleDueFunding, settleFundingNow, type FundingSettlement } from './funding';
 import { moveCoinTo } from './coin-moves';
 import { SpotTrading, type SpotOrderInput } from './spot/spot-trading';
+import { Liquidations } from './risk/liquidation';
+import { checkLeverageTier } from './risk/tier-limits';
 
 export type PlaceItemResult =
   | {
@@ -86,6 +88,7 @@ export class Engine {
   readonly trading: Trading;
   readonly spot: SpotTrading;
   private readonly triggers: TpslTriggers;
+  private readonly liquidations: Liquidations;
 
   constructor(
     readonly options: EngineOptions,
@@ -94,6 +97,7 @@ export class Engine {
     this.state = new EngineState(nextRecordId);
     this.trading = new Trading(this.state);
     this.triggers = new TpslTriggers(this.state, this.trading);
+    this.liquidations = new Liquidations(this.state, this.trading);
     for (const contract of options.contracts) {
       if (!this.state.indices.has(contract.baseCoin)) {
         this.state.indices.set(contract.baseCoin, PriceIndex.create(contract.baseCoin, options.seed));
@@ -110,6 +114,7 @@ export class Engine {
     const result = this.dispatch(command) as ResultOf<C>;
     // Take-profits and stop-losses fire once the command's own matching is over.
     this.triggers.settle(command.ts);
+    this.liquidations.settle(command, command.ts);
     return result;
   }
 
@@ -366,6 +371,7 @@ export class Engine {
     } else {
       throw EngineError.of('paramEmpty', 'leverage');
     }
+    checkLeverageTier(this.state, account, market, next);
     this.applyLeverageToPositions(account, market, next);
     Object.assign(settings, next);
     this.state.version++;

@@ -168,7 +168,7 @@ describe('funding settlement', () => {
     });
   });
 
-  it('never takes more than an isolated margin holds', () => {
+  it('takes funding from an isolated margin, which may then be liquidated', () => {
     const engine = pausedEngine();
     engine.apply({
       type: 'setLeverage',
@@ -208,11 +208,26 @@ describe('funding settlement', () => {
     place(engine, 'carol', T0 + 2, order('BTCUSDT', { side: 'sell', price: '99000', size: '0.1' }));
     expect(ticker(engine, 'BTCUSDT')?.fundingRate).toBe('-0.0066');
     engine.apply({ type: 'settleFunding', ts: T0 + 3, symbol: 'BTCUSDT' });
-    // 100,000 x 0.66% = 660 USDT is due; bob's margin at 125x holds 800 USDT and pays it.
-    expect(positionOf(engine, 'bob', 'USDT-FUTURES')).toMatchObject({ totalFee: '-660', marginSize: '140' });
-    engine.apply({ type: 'settleFunding', ts: T0 + 4, symbol: 'BTCUSDT' });
-    // The next 660 finds 140 left and takes only that.
-    expect(positionOf(engine, 'bob', 'USDT-FUTURES')).toMatchObject({ totalFee: '-800', marginSize: '0' });
+    // 100,000 x 0.66% = 660 USDT is due; bob's margin at 125x holds 800 USDT and pays it. The 140
+    // left is under the maintenance margin (100,000 x (0.40% + 0.06%) = 460): the position is
+    // liquidated in the same command, its funding kept in the history.
+    expect(engine.state.positionsOf('bob')).toEqual([]);
+    const history = new Views(engine).historyPositions(engine.account('bob'), {
+      productType: 'USDT-FUTURES',
+      limit: 10,
+    }).list[0];
+    expect(history).toMatchObject({ totalFunding: '-660' });
+    // 0 PnL (closed at the 100,000 mark) - 20 open fee - 60 liquidation fee - 660 funding.
+    expect(history).toMatchObject({ pnl: '0', netProfit: '-740', closeFee: '-60' });
+    expect(
+      engine
+        .account('bob')
+        .records.slice(-2)
+        .map((record) => [record.type, formatMoney(record.amount), formatMoney(record.fee)]),
+    ).toEqual([
+      ['CONTRACT_MAIN_SETTLE_FEE_USER_OUT', '-660', '0'],
+      ['BURST_SHORT_LOSS_QUERY', '0', '-60'],
+    ]);
   });
 
   it('writes the funding into the history position: totalFunding and netProfit', () => {

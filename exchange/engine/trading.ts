@@ -16,6 +16,7 @@ import { divCeil, divRound, parseScaled, parseScaledSafe } from './money';
 import { closePosition, openPosition, unrealizedPnl } from './positions';
 import { EngineState, MARKET_OWNER, MAX_PUBLIC_FILLS, type Market } from './state';
 import type { Account, Order, OrderIntent, Position } from './types';
+import { checkOrderTier } from './risk/tier-limits';
 
 export const MAX_OPEN_ORDERS = 400;
 
@@ -175,6 +176,7 @@ export class Trading {
       uTime: ts,
       resting: null,
     };
+    checkOrderTier(state, account, market, order);
     const required = this.reserveFor(account, market, order);
     if (required > 0n) {
       const available = this.available(account, contract.marginCoin);

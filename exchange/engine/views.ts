@@ -18,14 +18,18 @@ import type {
 import { maxTransferableView, spotOrderInfo } from './spot/spot-views';
 import { depthScales, mergeLevels, resolveDepthRequest } from '../market/merge-depth';
 import { settledRatePpm } from './funding-rate';
+import { breakEvenTicksLots, RiskCalculator, ticksText } from './risk/position-risk';
 
 const DAY_MS = 86_400_000;
 
 /** Read-only answers of the API, built from the engine's state with the API's field names. */
 export class Views {
   private tickerCache = new Map<ProductType, { version: number; clock: number; data: TickerView[] }>();
+  private readonly risk: RiskCalculator;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: Engine) {
+    this.risk = new RiskCalculator(engine.state);
+  }
 
   private get state(): EngineState {
     return this.engine.state;
@@ -217,17 +221,7 @@ export class Views {
     }
     const takeProfit = this.planOf(position, 'pos_profit');
     const stopLoss = this.planOf(position, 'pos_loss');
-    const value = market.math.value(mark, position.lots);
-    const takerPpm = BigInt(market.contract.takerFeePpm);
-    // Breakeven: the exit price at which PnL covers the opening and the closing taker fee.
-    const breakEven = averagePriceScaled(
-      market,
-      position.holdSide === 'long'
-        ? (position.openValue * (1_000_000n + takerPpm)) / (1_000_000n - takerPpm)
-        : (position.openValue * (1_000_000n - takerPpm)) / (1_000_000n + takerPpm),
-      position.lots,
-    );
-    const equity = position.margin + pnl;
+    const risk = this.risk.positionRisk(account, position);
     return {
       symbol: position.symbol,
       marginCoin: position.marginCoin,
@@ -243,11 +237,11 @@ export class Views {
       marginMode: position.marginMode,
       posMode: position.posMode,
       unrealizedPL: formatMoney(pnl),
-      liquidationPrice: '0',
-      keepMarginRate: '0.004',
+      liquidationPrice: ticksText(market, risk.liquidationTicks),
+      keepMarginRate: formatScaled(risk.keepMarginRatePpm, 6),
       markPrice: priceText(market, mark),
-      marginRatio: value === 0n || equity <= 0n ? '0' : ratioOf((value * 4_000n) / 1_000_000n, equity),
-      breakEvenPrice: breakEven,
+      marginRatio: risk.marginRatio,
+      breakEvenPrice: averagePrice(market, breakEvenTicksLots(market, position), position.lots),
       totalFee: position.fundingFee === null ? '' : formatMoney(position.fundingFee),
       deductedFee: formatMoney(position.deductedFee),
       takeProfit: takeProfit === undefined ? '' : priceText(market, takeProfit.triggerPrice),
@@ -558,14 +552,6 @@ function window(
 function ratio(numerator: number, denominator: number): string {
   if (denominator === 0) return '0';
   return (Math.round((numerator / denominator) * 1e6) / 1e6).toString();
-}
-
-function ratioOf(numerator: bigint, denominator: bigint): string {
-  return formatScaled((numerator * 1_000_000n) / denominator, 6);
-}
-
-function averagePriceScaled(market: Market, ticksLots: bigint, lots: number): string {
-  return averagePrice(market, ticksLots, lots);
 }
 
 export interface ContractView {

@@ -1,0 +1,107 @@
+// Cost of one mark price change with many open positions and trigger plans: the liquidation check
+// re-marks every position of the symbol and the trigger check looks at every plan, applied as the
+// server applies an admin price move (no HTTP, no journal).
+import { DEFAULT_CONTRACTS } from '../exchange/engine/contracts';
+import { Engine } from '../exchange/engine/engine';
+import type { PlaceOrderInput } from '../exchange/engine/trading';
+
+export interface RemarkBenchResult {
+  positions: number;
+  plans: number;
+  priceChanges: number;
+  microsecondsPerChange: number;
+}
+
+const T0 = 1_700_000_000_000;
+
+function order(side: 'buy' | 'sell', marginMode: 'crossed' | 'isolated'): PlaceOrderInput {
+  return {
+    symbol: 'BTCUSDT',
+    productType: 'USDT-FUTURES',
+    marginCoin: 'USDT',
+    marginMode,
+    side,
+    tradeSide: null,
+    posSide: null,
+    orderType: 'limit',
+    force: 'gtc',
+    price: '95000',
+    size: '0.01',
+    clientOid: null,
+    reduceOnly: false,
+    presetStopSurplusPrice: null,
+    presetStopLossPrice: null,
+    stpMode: 'none',
+  };
+}
+
+/** Opens `positions` positions (half isolated, half crossed) with one mark-price plan each. */
+export function runRemarkBench(positions: number, priceChanges: number): RemarkBenchResult {
+  const engine = new Engine({ seed: 1, contracts: DEFAULT_CONTRACTS });
+  let ts = T0;
+  engine.apply({ type: 'setMarketPaused', ts, paused: true });
+  for (let index = 0; index < positions; index++) {
+    const uid = `risk${index}`;
+    engine.apply({
+      type: 'createAccount',
+      ts,
+      uid,
+      kind: 'standard',
+      brokerUid: null,
+      label: '',
+      posMode: 'one_way_mode',
+      balances: { USDT: '10000' },
+      key: { apiKey: `risk-key-${index}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
+    });
+    const side = index % 2 === 0 ? 'sell' : 'buy';
+    const marginMode = index % 4 < 2 ? 'isolated' : 'crossed';
+    engine.apply({ type: 'placeOrders', ts: ++ts, uid, version: 'v2', orders: [order(side, marginMode)] });
+  }
+  for (let index = 0; index < positions; index++) {
+    const uid = `risk${index}`;
+    const long = index % 2 === 1;
+    engine.apply({
+      type: 'placeTpsl',
+      ts,
+      uid,
+      version: 'v2',
+      productType: 'USDT-FUTURES',
+      symbol: 'BTCUSDT',
+      marginCoin: 'USDT',
+      holdSide: long ? 'long' : 'short',
+      stpMode: 'none',
+      legs: [
+        {
+          kind: 'profit',
+          triggerPrice: long ? '150000' : '50000',
+          triggerType: 'mark_price',
+          executePrice: '',
+          size: '',
+          clientOid: null,
+        },
+      ],
+    });
+  }
+  const plans = engine.state.plans.size;
+  const held = engine.state.positions.size;
+  const prices = ['95010', '94990'];
+  for (let index = 0; index < 20; index++) {
+    engine.apply({ type: 'setPrice', ts: ++ts, symbol: 'BTCUSDT', price: prices[index % 2] as string });
+  }
+  const started = process.hrtime.bigint();
+  for (let index = 0; index < priceChanges; index++) {
+    engine.apply({ type: 'setPrice', ts: ++ts, symbol: 'BTCUSDT', price: prices[index % 2] as string });
+  }
+  const elapsed = Number(process.hrtime.bigint() - started) / 1_000;
+  if (engine.state.positions.size !== held) throw new Error('a position was liquidated during the bench');
+  return { positions: held, plans, priceChanges, microsecondsPerChange: elapsed / priceChanges };
+}
+
+export function formatRemarkFigure(result: RemarkBenchResult): string {
+  return (
+    `Re-marking per price change (${result.positions.toLocaleString('en-US')} open positions, half isolated, ` +
+    `${result.plans.toLocaleString('en-US')} mark-price trigger plans, ${result.priceChanges} changes)\n` +
+    `  ${Math.round(result.microsecondsPerChange).toLocaleString('en-US')} µs per price change ` +
+    `(liquidation check of every position and trigger check of every plan)`
+  );
+}

@@ -1,0 +1,312 @@
+import type { Command } from '../commands';
+import type { EngineState, Market } from '../state';
+import type { Trading } from '../trading';
+import { unrealizedPnl } from '../positions';
+import type { Account, Position } from '../types';
+import { tierTableOf } from './position-tiers';
+import { liquidationPrice, RiskCalculator, type TickFraction } from './position-risk';
+
+const PPM = 1_000_000n;
+
+/** Commands that change no balance or position of an account unless through the market. */
+const MARKET_COMMANDS = new Set<Command['type']>(['tick', 'setPrice', 'setMarketPaused']);
+
+/** An isolated position's liquidation threshold, valid while lots, margin and entry stay. */
+interface Threshold {
+  lots: number;
+  margin: bigint;
+  openValue: bigint;
+  /** Long: liquidated at a mark <= ticks; short: at a mark >= ticks; null: never. */
+  ticks: number | null;
+}
+
+/**
+ * Closes positions whose margin ratio reached 100% at the mark price, as the exchange does: the
+ * account's open orders go first, then the position is closed by the exchange (order source
+ * `liquidation`, trade side burst_*), and the loss beyond what the position may lose is taken by
+ * the insurance fund, so a balance never goes negative.
+ *
+ * It runs after every command but looks only at symbols whose mark price moved or that traded, and
+ * at accounts whose balance changed or that sent the command. Isolated positions are checked by a
+ * cached liquidation price (a number comparison while the position is unchanged).
+ */
+export class Liquidations {
+  private readonly risk: RiskCalculator;
+  private readonly checkedMarks = new Map<string, number>();
+  private readonly checkedTrades = new Map<string, number>();
+  private checkedRecordId = -1;
+  private readonly thresholds = new WeakMap<Position, Threshold>();
+  private readonly crossedThresholds = new Map<string, { held: unknown[]; ticks: number | null }>();
+
+  constructor(
+    private readonly state: EngineState,
+    private readonly trading: Trading,
+  ) {
+    this.risk = new RiskCalculator(state);
+  }
+
+  settle(command: Command, ts: number): void {
+    const state = this.state;
+    const dirtySymbols = new Set<string>();
+    for (const market of state.markets.values()) {
+      const symbol = market.contract.symbol;
+      const lastTrade = market.fills[market.fills.length - 1]?.tradeId ?? 0;
+      if (
+        this.checkedMarks.get(symbol) !== market.sim.markPrice ||
+        this.checkedTrades.get(symbol) !== lastTrade
+      ) {
+        dirtySymbols.add(symbol);
+        this.checkedMarks.set(symbol, market.sim.markPrice);
+        this.checkedTrades.set(symbol, lastTrade);
+      }
+    }
+    const everything = !('uid' in command) && !MARKET_COMMANDS.has(command.type);
+    const dirtyAccounts = new Set<Account>();
+    if ('uid' in command) {
+      const account = state.accounts.get(command.uid);
+      if (account !== undefined) dirtyAccounts.add(account);
+    }
+    const recordId = state.ledger.nextId;
+    if (recordId !== this.checkedRecordId) {
+      // Balances changed (fees, PnL, funding): the accounts with a record since the last check.
+      for (const account of state.accounts.values()) {
+        const last = account.records[account.records.length - 1];
+        if (account.positions.size > 0 && last !== undefined && last.id >= this.checkedRecordId)
+          dirtyAccounts.add(account);
+      }
+    }
+    if (dirtySymbols.size === 0 && dirtyAccounts.size === 0 && !everything) return;
+
+    const candidates = new Set<Account>(dirtyAccounts);
+    for (const position of state.positions.values()) {
+      if (!everything && !dirtySymbols.has(position.symbol)) continue;
+      const account = state.accounts.get(position.uid);
+      if (account === undefined || candidates.has(account)) continue;
+      if (position.marginMode === 'isolated' && !this.isolatedAtRisk(position)) continue;
+      candidates.add(account);
+    }
+    // In account order, so a replay from any snapshot liquidates in the same order.
+    const ordered = [...candidates].sort((a, b) => a.owner - b.owner);
+    for (const account of ordered) {
+      const whole = everything || dirtyAccounts.has(account);
+      this.checkAccount(account, whole ? null : dirtySymbols, ts);
+    }
+    this.checkedRecordId = state.ledger.nextId;
+  }
+
+  private checkAccount(account: Account, symbols: Set<string> | null, ts: number): void {
+    const coins = new Set<string>();
+    const isolated: Position[] = [];
+    for (const position of account.positions.values()) {
+      if (symbols !== null && !symbols.has(position.symbol)) continue;
+      if (position.marginMode === 'crossed') coins.add(position.marginCoin);
+      else if (this.isolatedAtRisk(position)) isolated.push(position);
+    }
+    for (const position of isolated.sort((a, b) => a.id - b.id)) {
+      if (position.lots > 0) this.liquidateIsolated(account, position, ts);
+    }
+    for (const coin of [...coins].sort()) {
+      const quick = this.crossedAtRisk(account, coin);
+      if (quick === false) continue;
+      const crossed = this.risk.crossedAccount(account, coin);
+      if (crossed.maintenanceScaled > 0n && crossed.equity * PPM <= crossed.maintenanceScaled) {
+        this.liquidateCrossed(account, coin, ts);
+      }
+    }
+  }
+
+  /**
+   * The common case by a cached liquidation price: crossed positions of the coin in one direction of
+   * one symbol, where only that symbol's mark moves the margin ratio. Undefined: compute in full.
+   */
+  private crossedAtRisk(account: Account, coin: string): boolean | undefined {
+    let crossed: Position | undefined;
+    const held: Array<Position | number | bigint> = [account.balances.get(coin) ?? 0n];
+    let isolatedMargins = 0n;
+    for (const position of account.positions.values()) {
+      if (position.marginCoin !== coin) continue;
+      held.push(position, position.lots, position.openValue, position.margin);
+      if (position.marginMode === 'isolated') isolatedMargins += position.margin;
+      else if (crossed !== undefined) return undefined;
+      else crossed = position;
+    }
+    if (crossed === undefined) return false;
+    const market = this.state.market(crossed.symbol);
+    if (market === undefined) return undefined;
+    const key = `${account.uid}\u0000${coin}`;
+    let cached = this.crossedThresholds.get(key);
+    if (cached === undefined || !sameHoldings(cached.held, held)) {
+      const exposure = { lots: crossed.lots, openValue: crossed.openValue };
+      const none = { lots: 0, openValue: 0n };
+      const long = crossed.holdSide === 'long';
+      const price = liquidationPrice(
+        market,
+        tierTableOf(market.contract),
+        (held[0] as bigint) - isolatedMargins,
+        long ? exposure : none,
+        long ? none : exposure,
+      );
+      const ticks =
+        price === null || price.num <= 0n ? null : Number(long ? floorTicks(price) : ceilTicks(price));
+      cached = { held, ticks };
+      this.crossedThresholds.set(key, cached);
+    }
+    if (cached.ticks === null) return false;
+    const mark = market.sim.markPrice;
+    return crossed.holdSide === 'long' ? mark <= cached.ticks : mark >= cached.ticks;
+  }
+
+  /** Whether an isolated position's mark reached its liquidation price. */
+  private isolatedAtRisk(position: Position): boolean {
+    const market = this.state.market(position.symbol);
+    if (market === undefined || position.lots === 0) return false;
+    let threshold = this.thresholds.get(position);
+    if (
+      threshold === undefined ||
+      threshold.lots !== position.lots ||
+      threshold.margin !== position.margin ||
+      threshold.openValue !== position.openValue
+    ) {
+      threshold = {
+        lots: position.lots,
+        margin: position.margin,
+        openValue: position.openValue,
+        ticks: isolatedThreshold(market, position),
+      };
+      this.thresholds.set(position, threshold);
+    }
+    if (threshold.ticks === null) return false;
+    const mark = market.sim.markPrice;
+    return position.holdSide === 'long' ? mark <= threshold.ticks : mark >= threshold.ticks;
+  }
+
+  private liquidateIsolated(account: Account, position: Position, ts: number): void {
+    const market = this.state.market(position.symbol) as Market;
+    this.cancelOrders(
+      account,
+      (symbol, coin) => symbol === position.symbol && coin === position.marginCoin,
+      ts,
+    );
+    const coin = position.marginCoin;
+    const before = account.balances.get(coin) ?? 0n;
+    // Isolated: the loss stops at the position margin.
+    const floor = before - position.margin > 0n ? before - position.margin : 0n;
+    this.coverShortfall(account, market, coin, before + this.closingChange(position, market), floor, ts);
+    this.close(account, position, market, ts);
+  }
+
+  private liquidateCrossed(account: Account, coin: string, ts: number): void {
+    this.cancelOrders(account, (_symbol, orderCoin) => orderCoin === coin, ts);
+    const positions = [...account.positions.values()]
+      .filter((position) => position.marginCoin === coin && position.marginMode === 'crossed')
+      .sort((a, b) => a.id - b.id);
+    const first = positions[0];
+    if (first === undefined) return;
+    // Crossed: the loss stops at the crossed wallet; isolated margins stay with their positions.
+    let floor = 0n;
+    for (const position of account.positions.values()) {
+      if (position.marginCoin === coin && position.marginMode === 'isolated') floor += position.margin;
+    }
+    let after = account.balances.get(coin) ?? 0n;
+    for (const position of positions) {
+      after += this.closingChange(position, this.state.market(position.symbol) as Market);
+    }
+    this.coverShortfall(account, this.state.market(first.symbol) as Market, coin, after, floor, ts);
+    for (const position of positions)
+      this.close(account, position, this.state.market(position.symbol) as Market, ts);
+  }
+
+  /** The balance change of closing a whole position at the mark with the taker fee. */
+  private closingChange(position: Position, market: Market): bigint {
+    const mark = market.sim.markPrice;
+    return (
+      unrealizedPnl(market, position, mark) -
+      market.math.tradeFee(mark, position.lots, market.contract.takerFeePpm)
+    );
+  }
+
+  private close(account: Account, position: Position, market: Market, ts: number): void {
+    const recordType = position.holdSide === 'long' ? 'BURST_LONG_LOSS_QUERY' : 'BURST_SHORT_LOSS_QUERY';
+    this.trading.systemClose(
+      account,
+      position,
+      position.lots,
+      market.sim.markPrice,
+      'liquidation',
+      market.contract.takerFeePpm,
+      recordType,
+      ts,
+    );
+  }
+
+  /**
+   * The insurance fund pays in what the closing would take below `floor` (live bill type, sic),
+   * written before the close so the balance is never shown below it.
+   */
+  private coverShortfall(
+    account: Account,
+    market: Market,
+    coin: string,
+    projected: bigint,
+    floor: bigint,
+    ts: number,
+  ): void {
+    if (projected >= floor) return;
+    this.state.ledger.apply(
+      account,
+      {
+        category: market.contract.productType,
+        symbol: market.contract.symbol,
+        coin,
+        type: 'RISK_CAPTITAL_USER_TRANSFER',
+        amount: floor - projected,
+        fee: 0n,
+      },
+      ts,
+    );
+  }
+
+  private cancelOrders(
+    account: Account,
+    matches: (symbol: string, coin: string) => boolean,
+    ts: number,
+  ): void {
+    for (const id of [...account.openOrders]) {
+      const order = this.state.orders.get(id);
+      if (order !== undefined && matches(order.symbol, order.marginCoin)) {
+        this.trading.cancel(order, 'liquidation', ts);
+      }
+    }
+  }
+}
+
+/** The mark at which an isolated position is liquidated, in whole ticks on the safe side. */
+function isolatedThreshold(market: Market, position: Position): number | null {
+  const exposure = { lots: position.lots, openValue: position.openValue };
+  const none = { lots: 0, openValue: 0n };
+  const long = position.holdSide === 'long';
+  const price = liquidationPrice(
+    market,
+    tierTableOf(market.contract),
+    position.margin,
+    long ? exposure : none,
+    long ? none : exposure,
+  );
+  if (price === null || price.num <= 0n) return null;
+  return Number(long ? floorTicks(price) : ceilTicks(price));
+}
+
+function sameHoldings(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+function floorTicks(price: TickFraction): bigint {
+  return price.num / price.den;
+}
+
+function ceilTicks(price: TickFraction): bigint {
+  const quotient = price.num / price.den;
+  return quotient * price.den === price.num ? quotient : quotient + 1n;
+}
