@@ -35,7 +35,8 @@ export type Command =
   | PlaceTpslCommand
   | { type: 'tick'; ts: number }
   | { type: 'setPrice'; ts: number; symbol: string; price: string }
-  | { type: 'setMarketPaused'; ts: number; paused: boolean };
+  | { type: 'setMarketPaused'; ts: number; paused: boolean }
+  | ListContractCommand;
 
 export interface NewKey {
   apiKey: string;
@@ -104,4 +105,16 @@ export interface PlaceTpslCommand {
   holdSide: HoldSide;
   stpMode: StpMode;
   legs: TpslLeg[];
+}
+
+/** Lists a dated contract on the perpetual `baseSymbol`; times in ms, null for their defaults. */
+export interface ListContractCommand {
+  type: 'listContract';
+  ts: number;
+  productType: ProductType;
+  baseSymbol: string;
+  listTime: number | null;
+  limitOpenTime: number | null;
+  deliveryStartTime: number | null;
+  deliveryTime: number;
 }

@@ -14,6 +14,8 @@ import { Trading, type PlaceOrderInput } from './trading';
 import type { Account, Order, PlanKind, SymbolSettings, TriggerPlan } from './types';
 import { MarketSimulation } from './market-sim';
 import { TpslTriggers } from './tpsl-triggers';
+import { DeliveryDesk, type ListedContract } from './delivery-desk';
+import { cancelRefusal } from './delivery-rules';
 
 export type PlaceItemResult =
   | { ok: true; orderId: string; clientOid: string }
@@ -51,6 +53,7 @@ export interface CommandResults {
   tick: null;
   setPrice: { symbol: string; price: number };
   setMarketPaused: { paused: boolean };
+  listContract: ListedContract;
 }
 
 export type ResultOf<C extends Command> = CommandResults[C['type']];
@@ -69,6 +72,7 @@ export class Engine {
   readonly state: EngineState;
   readonly trading: Trading;
   private readonly triggers: TpslTriggers;
+  readonly deliveries: DeliveryDesk;
 
   constructor(
     readonly options: EngineOptions,
@@ -80,6 +84,7 @@ export class Engine {
     for (const contract of options.contracts) {
       this.state.addMarket(contract, MarketSimulation.create(contract, options.seed));
     }
+    this.deliveries = new DeliveryDesk(this);
   }
 
   apply<C extends Command>(command: C): ResultOf<C> {
@@ -87,6 +92,8 @@ export class Engine {
       throw new Error(`command time ${command.ts} is before ${this.state.clock}`);
     this.state.clock = command.ts;
     const result = this.dispatch(command) as ResultOf<C>;
+    // Dated contracts follow the clock: index average, delivery, the next quarterly listing.
+    this.deliveries.advance(command.ts);
     // Take-profits and stop-losses fire once the command's own matching is over.
     this.triggers.settle(command.ts);
     return result;
@@ -143,7 +150,9 @@ export class Engine {
       case 'placeTpsl':
         return this.placeTpsl(command);
       case 'tick':
-        for (const market of this.state.markets.values()) market.sim.tick(this, market, command.ts);
+        for (const market of this.state.markets.values()) {
+          if (this.deliveries.simulates(market)) market.sim.tick(this, market, command.ts);
+        }
         return null;
       case 'setPrice': {
         const market = this.state.market(command.symbol);
@@ -162,6 +171,8 @@ export class Engine {
         if (command.paused) for (const market of this.state.markets.values()) market.sim.withdraw(market);
         this.state.version++;
         return { paused: command.paused };
+      case 'listContract':
+        return this.deliveries.list(command);
     }
   }
 
@@ -232,7 +243,10 @@ export class Engine {
 
   private cancelOrders(command: CancelOrdersCommand): CancelItemResult[] {
     const account = this.account(command.uid);
-    if (command.symbol !== null) this.marketFor(command.symbol, command.productType);
+    if (command.symbol !== null) {
+      const refusal = cancelRefusal(this.marketFor(command.symbol, command.productType).contract, command.ts);
+      if (refusal !== null) throw refusal;
+    }
     const results: CancelItemResult[] = [];
     if (command.targets === null) {
       for (const id of [...account.openOrders]) {
@@ -240,6 +254,9 @@ export class Engine {
         if (order === undefined || order.productType !== command.productType) continue;
         if (command.symbol !== null && order.symbol !== command.symbol) continue;
         if (command.marginCoin !== null && order.marginCoin !== command.marginCoin) continue;
+        // Orders of a contract in delivery stay; the delivery itself cancels them.
+        const market = this.state.market(order.symbol);
+        if (market !== undefined && cancelRefusal(market.contract, command.ts) !== null) continue;
         this.trading.cancel(order, 'normal_cancel', command.ts);
         results.push({ ok: true, orderId: String(order.id), clientOid: order.clientOid });
       }

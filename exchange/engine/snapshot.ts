@@ -2,6 +2,7 @@ import { newRestingOrder, type BookSide } from './book/order-book';
 import { Engine, type EngineOptions } from './engine';
 import { MarketSimulation, type MarketSimulationSnapshot } from './market-sim';
 import { EngineState } from './state';
+import type { DeliveryDeskSnapshot } from './delivery-desk';
 import type { Account, Order, Position, TriggerPlan } from './types';
 
 /**
@@ -71,6 +72,8 @@ interface EngineSnapshot {
   positions: Position[];
   plans: TriggerPlan[];
   markets: MarketSnapshot[];
+  /** Dated contracts listed while running; absent in snapshots written before they existed. */
+  deliveries?: DeliveryDeskSnapshot;
 }
 
 export function takeSnapshot(engine: Engine): Json {
@@ -115,6 +118,7 @@ export function takeSnapshot(engine: Engine): Json {
         asks: side(1),
       };
     }),
+    deliveries: engine.deliveries.toSnapshot(),
   };
   return encodeBigints(snapshot);
 }
@@ -170,6 +174,7 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
     );
   }
   for (const plan of snapshot.plans) state.plans.set(plan.id, plan);
+  engine.deliveries.restore(snapshot.deliveries);
   for (const saved of snapshot.markets) {
     const market = state.market(saved.symbol);
     if (market === undefined)

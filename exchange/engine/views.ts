@@ -16,6 +16,7 @@ import type {
   SubaccountFutureAsset,
 } from '../../shared/api/endpoints';
 import { depthScales, mergeLevels, resolveDepthRequest } from '../market/merge-depth';
+import { deliveryFields, isDelivered, symbolStatusOf } from './delivery-schedule';
 
 const DAY_MS = 86_400_000;
 
@@ -30,7 +31,11 @@ export class Views {
   }
 
   private marketsOf(productType: ProductType): Market[] {
-    return [...this.state.markets.values()].filter((market) => market.contract.productType === productType);
+    // A delivered contract is off: gone from contracts and tickers, as on the live exchange.
+    return [...this.state.markets.values()].filter(
+      (market) =>
+        market.contract.productType === productType && !isDelivered(market.contract, this.state.clock),
+    );
   }
 
   contracts(productType: ProductType, symbol: string | undefined): ContractView[] {
@@ -60,16 +65,14 @@ export class Views {
       makerFeeRate: formatScaled(contract.makerFeePpm, 6),
       takerFeeRate: formatScaled(contract.takerFeePpm, 6),
       fundInterval: String(contract.fundIntervalHours),
-      symbolStatus: 'normal',
-      symbolType: 'perpetual',
+      symbolStatus: symbolStatusOf(contract, this.state.clock),
+      symbolType: contract.symbolType,
       maxMarketOrderQty: formatScaled(contract.maxMarketOrderLots, contract.volumePlace),
       maxOrderQty: formatScaled(contract.maxOrderLots, contract.volumePlace),
       buyLimitPriceRatio: formatScaled(contract.priceBandPpm, 6),
       sellLimitPriceRatio: formatScaled(contract.priceBandPpm, 6),
       priceMultiplier: tickSize(contract),
-      deliveryTime: '',
-      deliveryStartTime: '',
-      deliveryStatus: '',
+      ...deliveryFields(contract, this.state.clock, ''),
     }));
   }
 
@@ -126,9 +129,7 @@ export class Views {
       fundingRate: '0.0001',
       holdingAmount: lotsText(market, holding),
       open24h: price(open24h),
-      deliveryStartTime: null,
-      deliveryTime: null,
-      deliveryStatus: '',
+      ...deliveryFields(contract, this.state.clock, null),
       markPrice: price(sim.markPrice),
     };
   }
