@@ -34,6 +34,8 @@ export interface DatedContractState {
   /** The index (contract ticks) standing since `sampledAt`. */
   lastIndex: number;
   sampledAt: number;
+  /** The index the contract's price was last moved to. */
+  followedIndex: number;
   /** Delivery price in ticks once settled. */
   deliveryPrice: number | null;
 }
@@ -60,6 +62,8 @@ export interface ListedContract {
  */
 export class DeliveryDesk {
   private readonly dated = new Map<string, DatedContractState>();
+  /** Whether every quarterly underlying has its current contract; re-checked when one delivers. */
+  private quarterliesListed = false;
 
   constructor(private readonly engine: Engine) {}
 
@@ -134,6 +138,23 @@ export class DeliveryDesk {
     }
   }
 
+  /**
+   * Before a market's step of simulated time: whether it steps (a dated contract does not before
+   * launch, nor in or after delivery), and a dated one starts its step from the index, so that one
+   * re-quote per step keeps it there.
+   */
+  prepareTick(market: Market): boolean {
+    if (market.contract.delivery === undefined) return true;
+    if (!this.simulates(market)) return false;
+    const dated = this.dated.get(market.contract.symbol);
+    const index = indexTicks(this.state, market.contract);
+    if (dated !== undefined && index > 0) {
+      market.sim.fairPrice = index;
+      dated.followedIndex = index;
+    }
+    return true;
+  }
+
   /** Whether the simulated market of `symbol` trades: not before launch, not in or after delivery. */
   simulates(market: Market): boolean {
     const schedule = market.contract.delivery;
@@ -154,7 +175,7 @@ export class DeliveryDesk {
   /** Re-lists the dated contracts of a snapshot, before its markets are restored. */
   restore(snapshot: DeliveryDeskSnapshot | undefined): void {
     for (const saved of snapshot?.dated ?? []) {
-      const dated = { ...saved };
+      const dated = { ...saved, followedIndex: saved.followedIndex ?? 0 };
       this.dated.set(dated.contract.symbol, dated);
       const underlying = this.state.market(scheduleOf(dated).underlying);
       if (underlying === undefined) {
@@ -195,6 +216,7 @@ export class DeliveryDesk {
       indexTimeMs: 0,
       lastIndex: index,
       sampledAt: ts,
+      followedIndex: 0,
       deliveryPrice: null,
     };
     this.dated.set(contract.symbol, dated);
@@ -284,10 +306,13 @@ export class DeliveryDesk {
     // Take-profits and stop-losses end with their positions; none outlives the contract.
     for (const plan of [...state.plans.ofSymbol(symbol)]) state.plans.delete(plan.id);
     market.sim.withdraw(market);
+    if (dated.quarterly) this.quarterliesListed = false;
     state.version++;
   }
 
   private listQuarterlies(ts: number): void {
+    if (this.quarterliesListed) return;
+    this.quarterliesListed = true;
     for (const underlyingSymbol of QUARTERLY_UNDERLYINGS) {
       const underlying = this.state.market(underlyingSymbol);
       if (underlying === undefined || underlying.contract.symbolType !== 'perpetual') continue;
@@ -328,7 +353,10 @@ export class DeliveryDesk {
       return;
     }
     const index = indexTicks(this.state, dated.contract);
-    if (index > 0 && market.sim.fairPrice !== index) market.sim.moveTo(this.engine, market, index, ts);
+    if (index > 0 && index !== dated.followedIndex) {
+      dated.followedIndex = index;
+      market.sim.moveTo(this.engine, market, index, ts);
+    }
   }
 }
 
@@ -346,6 +374,9 @@ export function indexTicks(state: EngineState, contract: ContractSpec): number {
   const underlying = contract.delivery === undefined ? undefined : state.market(contract.delivery.underlying);
   if (underlying === undefined) return 0;
   const from = underlying.contract;
+  if (from.pricePlace === contract.pricePlace && from.priceEndStep === contract.priceEndStep) {
+    return underlying.sim.indexPrice;
+  }
   // index price x 10^pricePlace of both grids, then divided by the contract's step.
   const scaled =
     BigInt(underlying.sim.indexPrice) *

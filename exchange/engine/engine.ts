@@ -151,7 +151,7 @@ export class Engine {
         return this.placeTpsl(command);
       case 'tick':
         for (const market of this.state.markets.values()) {
-          if (this.deliveries.simulates(market)) market.sim.tick(this, market, command.ts);
+          if (this.deliveries.prepareTick(market)) market.sim.tick(this, market, command.ts);
         }
         return null;
       case 'setPrice': {
