@@ -41,7 +41,8 @@ export type Command =
   | { type: 'setPrice'; ts: number; symbol: string; price: string }
   | { type: 'setMarketPaused'; ts: number; paused: boolean }
   /** Settles funding now: one symbol, or every perpetual symbol when null. */
-  | { type: 'settleFunding'; ts: number; symbol: string | null };
+  | { type: 'settleFunding'; ts: number; symbol: string | null }
+  | ListContractCommand;
 
 export interface NewKey {
   apiKey: string;
@@ -110,4 +111,16 @@ export interface PlaceTpslCommand {
   holdSide: HoldSide;
   stpMode: StpMode;
   legs: TpslLeg[];
+}
+
+/** Lists a dated contract on the perpetual `baseSymbol`; times in ms, null for their defaults. */
+export interface ListContractCommand {
+  type: 'listContract';
+  ts: number;
+  productType: ProductType;
+  baseSymbol: string;
+  listTime: number | null;
+  limitOpenTime: number | null;
+  deliveryStartTime: number | null;
+  deliveryTime: number;
 }

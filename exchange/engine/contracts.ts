@@ -30,6 +30,24 @@ export interface ContractSpec {
   readonly maxOrderLots: number;
   /** How far from the fair price a market order may sweep, in millionths (5% = 50,000). */
   readonly priceBandPpm: number;
+  /** A perpetual, or a dated contract that is delivered at `delivery.deliveryTime`. */
+  readonly symbolType: 'perpetual' | 'delivery';
+  /** Dated contracts only. */
+  readonly delivery?: DeliverySchedule;
+}
+
+/** The timetable of a dated contract, ms. Each time is at or after the one before it. */
+export interface DeliverySchedule {
+  /** The end of delivery_config_period: trading starts. */
+  readonly launchTime: number;
+  /** delivery_before starts: opening positions is refused from here on. */
+  readonly limitOpenTime: number;
+  /** delivery_period starts: opening, closing and cancelling are refused. */
+  readonly deliveryStartTime: number;
+  /** Positions are settled at the delivery price and the contract is off. */
+  readonly deliveryTime: number;
+  /** The perpetual whose index the contract follows and delivers at. */
+  readonly underlying: string;
 }
 
 function usdtPerp(
@@ -60,6 +78,7 @@ function usdtPerp(
     maxMarketOrderLots,
     maxOrderLots: maxMarketOrderLots * 5,
     priceBandPpm: 50_000,
+    symbolType: 'perpetual',
   };
 }
 

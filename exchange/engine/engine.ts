@@ -22,6 +22,8 @@ import { moveCoinTo } from './coin-moves';
 import { SpotTrading, type SpotOrderInput } from './spot/spot-trading';
 import { Liquidations } from './risk/liquidation';
 import { checkLeverageTier } from './risk/tier-limits';
+import { DeliveryDesk, type ListedContract } from './delivery-desk';
+import { cancelRefusal } from './delivery-rules';
 
 export type PlaceItemResult =
   | {
@@ -69,6 +71,7 @@ export interface CommandResults {
   setPrice: { symbol: string; price: number };
   setMarketPaused: { paused: boolean };
   settleFunding: FundingSettlement[];
+  listContract: ListedContract;
 }
 
 export type ResultOf<C extends Command> = CommandResults[C['type']];
@@ -89,6 +92,7 @@ export class Engine {
   readonly spot: SpotTrading;
   private readonly triggers: TpslTriggers;
   private readonly liquidations: Liquidations;
+  readonly deliveries: DeliveryDesk;
 
   constructor(
     readonly options: EngineOptions,
@@ -105,6 +109,7 @@ export class Engine {
       this.state.addMarket(contract, MarketSimulation.create(contract, options.seed));
     }
     this.spot = new SpotTrading(this.state, this.trading, options.seed);
+    this.deliveries = new DeliveryDesk(this);
   }
 
   apply<C extends Command>(command: C): ResultOf<C> {
@@ -112,6 +117,8 @@ export class Engine {
       throw new Error(`command time ${command.ts} is before ${this.state.clock}`);
     this.state.clock = command.ts;
     const result = this.dispatch(command) as ResultOf<C>;
+    // Dated contracts follow the clock: index average, delivery, the next quarterly listing.
+    this.deliveries.advance(command.ts);
     // Take-profits and stop-losses fire once the command's own matching is over.
     this.triggers.settle(command.ts);
     this.liquidations.settle(command, command.ts);
@@ -176,7 +183,9 @@ export class Engine {
         return this.placeTpsl(command);
       case 'tick':
         for (const index of this.state.indices.values()) index.tick(command.ts, this.state.marketPaused);
-        for (const market of this.state.markets.values()) market.sim.tick(this, market, command.ts);
+        for (const market of this.state.markets.values()) {
+          if (this.deliveries.prepareTick(market)) market.sim.tick(this, market, command.ts);
+        }
         settleDueFunding(this.state, command.ts);
         this.spot.tick(command.ts);
         return null;
@@ -200,6 +209,8 @@ export class Engine {
         return { paused: command.paused };
       case 'settleFunding':
         return settleFundingNow(this.state, command.symbol, command.ts);
+      case 'listContract':
+        return this.deliveries.list(command);
     }
   }
 
@@ -283,7 +294,10 @@ export class Engine {
 
   private cancelOrders(command: CancelOrdersCommand): CancelItemResult[] {
     const account = this.account(command.uid);
-    if (command.symbol !== null) this.marketFor(command.symbol, command.productType);
+    if (command.symbol !== null) {
+      const refusal = cancelRefusal(this.marketFor(command.symbol, command.productType).contract, command.ts);
+      if (refusal !== null) throw refusal;
+    }
     const results: CancelItemResult[] = [];
     if (command.targets === null) {
       for (const id of [...account.openOrders]) {
@@ -291,6 +305,9 @@ export class Engine {
         if (order === undefined || order.productType !== command.productType) continue;
         if (command.symbol !== null && order.symbol !== command.symbol) continue;
         if (command.marginCoin !== null && order.marginCoin !== command.marginCoin) continue;
+        // Orders of a contract in delivery stay; the delivery itself cancels them.
+        const market = this.state.market(order.symbol);
+        if (market !== undefined && cancelRefusal(market.contract, command.ts) !== null) continue;
         this.trading.cancel(order, 'normal_cancel', command.ts);
         results.push({ ok: true, orderId: String(order.id), clientOid: order.clientOid });
       }

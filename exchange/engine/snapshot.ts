@@ -5,6 +5,7 @@ import { EngineState } from './state';
 import { PriceIndex, unitsPerTick, type PriceIndexSnapshot } from './price-index';
 import type { Account, Order, OuterWallet, Position, TriggerPlan } from './types';
 import { restoreSpotSnapshot, takeSpotSnapshot, type SpotSnapshot } from './spot/spot-snapshot';
+import type { DeliveryDeskSnapshot } from './delivery-desk';
 
 /**
  * The whole engine state as plain JSON data (bigints written as {"$bigint": "..."}), and back.
@@ -89,6 +90,8 @@ interface EngineSnapshot {
   fundingCheckedTs?: number;
   /** Absent in snapshots written before spot trading. */
   spot?: SpotSnapshot;
+  /** Dated contracts listed while running; absent in snapshots written before they existed. */
+  deliveries?: DeliveryDeskSnapshot;
 }
 
 export function takeSnapshot(engine: Engine): Json {
@@ -138,6 +141,7 @@ export function takeSnapshot(engine: Engine): Json {
     indices: [...state.indices.values()].map((index) => index.toSnapshot()),
     fundingCheckedTs: state.fundingCheckedTs,
     spot: takeSpotSnapshot(engine),
+    deliveries: engine.deliveries.toSnapshot(),
   };
   return encodeBigints(snapshot);
 }
@@ -198,6 +202,7 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
   }
   for (const plan of snapshot.plans) state.plans.set(plan.id, plan);
   const indexedCoins = new Set((snapshot.indices ?? []).map((saved) => saved.coin));
+  engine.deliveries.restore(snapshot.deliveries);
   for (const saved of snapshot.markets) {
     const market = state.market(saved.symbol);
     if (market === undefined)

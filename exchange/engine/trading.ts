@@ -14,6 +14,7 @@ import { tickSize } from './contracts';
 import { EngineError } from './errors';
 import { divCeil, divRound, parseScaled, parseScaledSafe } from './money';
 import { closePosition, openPosition, unrealizedPnl } from './positions';
+import { checkDeliveryPhase } from './delivery-rules';
 import { EngineState, MARKET_OWNER, MAX_PUBLIC_FILLS, type Market } from './state';
 import type { Account, Order, OrderIntent, Position } from './types';
 import { checkOrderTier } from './risk/tier-limits';
@@ -91,6 +92,8 @@ export class Trading {
     if (account.openOrders.size >= MAX_OPEN_ORDERS) throw EngineError.of('orderLimit', MAX_OPEN_ORDERS);
 
     const posMode = account.posModes[contract.productType];
+    const { intent, posSide } = this.intentOf(input, posMode, version);
+    checkDeliveryPhase(state, account, market, input.side, intent, lots);
     const settings = state.settingsFor(account, contract);
     if (input.marginMode !== null && input.marginMode !== settings.marginMode) {
       if (this.hasExposure(account, contract.symbol)) {
@@ -101,7 +104,6 @@ export class Trading {
       }
       settings.marginMode = input.marginMode;
     }
-    const { intent, posSide } = this.intentOf(input, posMode, version);
     const holdSide: HoldSide = posSide === 'net' ? (input.side === 'buy' ? 'long' : 'short') : posSide;
     const leverage =
       settings.marginMode === 'crossed'

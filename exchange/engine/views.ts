@@ -19,6 +19,7 @@ import { maxTransferableView, spotOrderInfo } from './spot/spot-views';
 import { depthScales, mergeLevels, resolveDepthRequest } from '../market/merge-depth';
 import { settledRatePpm } from './funding-rate';
 import { breakEvenTicksLots, RiskCalculator, ticksText } from './risk/position-risk';
+import { deliveryFields, isDelivered, symbolStatusOf } from './delivery-schedule';
 
 const DAY_MS = 86_400_000;
 
@@ -36,7 +37,11 @@ export class Views {
   }
 
   private marketsOf(productType: ProductType): Market[] {
-    return [...this.state.markets.values()].filter((market) => market.contract.productType === productType);
+    // A delivered contract is off: gone from contracts and tickers, as on the live exchange.
+    return [...this.state.markets.values()].filter(
+      (market) =>
+        market.contract.productType === productType && !isDelivered(market.contract, this.state.clock),
+    );
   }
 
   contracts(productType: ProductType, symbol: string | undefined): ContractView[] {
@@ -66,16 +71,14 @@ export class Views {
       makerFeeRate: formatScaled(contract.makerFeePpm, 6),
       takerFeeRate: formatScaled(contract.takerFeePpm, 6),
       fundInterval: String(contract.fundIntervalHours),
-      symbolStatus: 'normal',
-      symbolType: 'perpetual',
+      symbolStatus: symbolStatusOf(contract, this.state.clock),
+      symbolType: contract.symbolType,
       maxMarketOrderQty: formatScaled(contract.maxMarketOrderLots, contract.volumePlace),
       maxOrderQty: formatScaled(contract.maxOrderLots, contract.volumePlace),
       buyLimitPriceRatio: formatScaled(contract.priceBandPpm, 6),
       sellLimitPriceRatio: formatScaled(contract.priceBandPpm, 6),
       priceMultiplier: tickSize(contract),
-      deliveryTime: '',
-      deliveryStartTime: '',
-      deliveryStatus: '',
+      ...deliveryFields(contract, this.state.clock, ''),
     }));
   }
 
@@ -132,9 +135,7 @@ export class Views {
       fundingRate: formatScaled(settledRatePpm(sim.fundingRate(market)), 6),
       holdingAmount: lotsText(market, holding),
       open24h: price(open24h),
-      deliveryStartTime: null,
-      deliveryTime: null,
-      deliveryStatus: '',
+      ...deliveryFields(contract, this.state.clock, null),
       markPrice: price(sim.markPrice),
     };
   }

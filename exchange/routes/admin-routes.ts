@@ -129,6 +129,36 @@ export function registerAdminRoutes(
     options,
   );
 
+  registerAdminRoute(
+    app,
+    paperAdmin.listContract,
+    async ({ params }) => {
+      const productType =
+        params.productType ?? service.engine.state.market(params.baseSymbol)?.contract.productType;
+      if (productType === undefined)
+        throw new ApiError('40034', `Parameter baseSymbol ${params.baseSymbol} does not exist`);
+      const listed = await engineCall('v2', () =>
+        service.execute({
+          type: 'listContract',
+          productType,
+          baseSymbol: params.baseSymbol,
+          listTime: params.listTime ?? null,
+          limitOpenTime: params.limitOpenTime ?? null,
+          deliveryStartTime: params.deliveryStartTime ?? null,
+          deliveryTime: params.deliveryTime,
+        }),
+      );
+      return {
+        ...listed,
+        launchTime: String(listed.launchTime),
+        limitOpenTime: String(listed.limitOpenTime),
+        deliveryStartTime: String(listed.deliveryStartTime),
+        deliveryTime: String(listed.deliveryTime),
+      };
+    },
+    options,
+  );
+
   registerAdminRoute(app, paperAdmin.addFault, ({ params }) => faultView(faults.add(params)), options);
   registerAdminRoute(app, paperAdmin.listFaults, () => ({ faults: faults.list().map(faultView) }), options);
   registerAdminRoute(

@@ -110,7 +110,13 @@ describe('C1 server time', () => {
 describe('C2 contracts', () => {
   it('lists the USDT-FUTURES contracts with the values of the live exchange', async () => {
     const list = ok(await publicGet(CONTRACTS, { productType: 'USDT-FUTURES' })) as ContractConfig[];
-    expect(list.map((contract) => contract.symbol)).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']);
+    // The perpetuals, then the current-quarter dated contract (its own tests: delivery-routes.test.ts).
+    expect(list.map((contract) => contract.symbol)).toEqual([
+      'BTCUSDT',
+      'ETHUSDT',
+      'SOLUSDT',
+      expect.stringMatching(/^BTCUSDT\d{4}$/),
+    ]);
     const common = {
       minTradeUSDT: '5',
       minLever: '1',
@@ -173,10 +179,12 @@ describe('C2 contracts', () => {
     const coin = ok(await publicGet(CONTRACTS, { productType: 'COIN-FUTURES' })) as ContractConfig[];
     expect(coin.map((contract) => [contract.symbol, contract.supportMarginCoins])).toEqual([
       ['BTCUSD', ['BTC']],
+      [expect.stringMatching(/^BTCUSD\d{4}$/), ['BTC']],
     ]);
     const usdc = ok(await publicGet(CONTRACTS, { productType: 'USDC-FUTURES' })) as ContractConfig[];
     expect(usdc.map((contract) => [contract.symbol, contract.supportMarginCoins])).toEqual([
       ['BTCPERP', ['USDC']],
+      [expect.stringMatching(/^BTCUSDC\d{4}$/), ['USDC']],
     ]);
   });
 
@@ -198,7 +206,10 @@ describe('E11 tickers', () => {
       'USDC-FUTURES': ['BTCPERP'],
     };
     for (const [productType, symbols] of Object.entries(expected)) {
-      const list = ok(await publicGet(TICKERS, { productType })) as Ticker[];
+      // Perpetuals here; the dated contract listed after them has its own tests.
+      const list = (ok(await publicGet(TICKERS, { productType })) as Ticker[]).filter(
+        (ticker) => ticker.deliveryStatus === '',
+      );
       expect(list.map((ticker) => ticker.symbol)).toEqual(symbols);
       for (const ticker of list) {
         const { deliveryStartTime, deliveryTime, ...rest } = ticker;

@@ -45,6 +45,14 @@ export const ERROR_CODES = {
   malformedBody: { code: '40017', msg: 'Parameter verification failed: body is not valid JSON' },
   notBroker: { code: '40014', msg: 'Incorrect permissions, need ND broker permissions' },
   orderLimit: { code: '40762', msg: 'The order count has reached the limit of {0} open orders' },
+  // Trading-pair states, as the live exchange answers them (ccxt's Bitget exception table, with
+  // sampled live answers): not yet open, suspended (a contract in delivery), delivered and gone.
+  symbolOpeningSoon: {
+    code: '43115',
+    msg: 'The current trading pair is opening soon, please refer to the official announcement for the opening time',
+  },
+  symbolMaintained: { code: '40308', msg: 'The contract is being temporarily maintained' },
+  contractRemoved: { code: '40309', msg: 'The contract has been removed' },
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;

@@ -107,6 +107,38 @@ export const faultSchema = z.object({
 
 const noBody = z.object({});
 
+/** A time in ms since the epoch, as a JSON number or a string of digits. */
+const msTime = z.union([
+  z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  z
+    .string()
+    .regex(/^\d{1,16}$/)
+    .transform(Number),
+]);
+
+// A dated contract on a perpetual; left-out times take their defaults: listTime now,
+// deliveryStartTime = deliveryTime, limitOpenTime 10 minutes before deliveryStartTime.
+const listContractRequest = z.object({
+  /** The perpetual it is listed on (BTCUSDT, BTCPERP, BTCUSD ...). */
+  baseSymbol: symbolField,
+  /** Defaults to the perpetual's product type. */
+  productType: optionalField(productTypeField),
+  listTime: msTime.optional(),
+  limitOpenTime: msTime.optional(),
+  deliveryStartTime: msTime.optional(),
+  deliveryTime: msTime,
+});
+
+const listedContract = z.object({
+  symbol: z.string(),
+  productType: z.string(),
+  baseSymbol: z.string(),
+  launchTime: z.string(),
+  limitOpenTime: z.string(),
+  deliveryStartTime: z.string(),
+  deliveryTime: z.string(),
+});
+
 /** Routes of the admin interface; `params` names the path's `:placeholders`. */
 export const paperAdmin = {
   createAccount: {
@@ -167,6 +199,12 @@ export const paperAdmin = {
       settled: z.array(z.object({ symbol: z.string(), fundingRate: z.string(), positions: z.number() })),
     }),
   },
+  listContract: {
+    method: 'POST',
+    path: '/paper/v1/contracts',
+    request: listContractRequest,
+    response: listedContract,
+  },
   addFault: {
     method: 'POST',
     path: '/paper/v1/faults',
@@ -196,3 +234,5 @@ export type NewApiKey = z.output<typeof newKey>;
 export type PaperAccount = z.output<typeof paperAccountSchema>;
 export type FaultRequest = z.output<typeof faultRequest>;
 export type Fault = z.output<typeof faultSchema>;
+export type ListContractRequest = z.input<typeof listContractRequest>;
+export type ListedContract = z.output<typeof listedContract>;
