@@ -146,8 +146,8 @@ export class Engine {
         const account = this.account(command.uid);
         if (this.hasProductExposure(account, command.productType)) {
           throw EngineError.detailed(
-            'paramError',
-            `Parameter posMode error: positions or open orders exist in ${command.productType}; close them before changing the position mode`,
+            'positionModeLocked',
+            `Position or order exists, the position mode cannot be switched: close the positions and cancel the open orders of ${command.productType} first`,
           );
         }
         account.posModes[command.productType] = command.posMode;
@@ -160,8 +160,8 @@ export class Engine {
         this.checkMarginCoin(market, command.marginCoin);
         if (this.hasSymbolExposure(account, market.contract.symbol)) {
           throw EngineError.detailed(
-            'paramError',
-            `Parameter marginMode error: ${market.contract.symbol} has a position or open order; close it before changing the margin mode`,
+            'marginModeLocked',
+            `Currently holding positions or orders, the margin mode cannot be adjusted: close the position and cancel the open orders of ${market.contract.symbol} first`,
           );
         }
         const settings = this.state.settingsFor(account, market.contract);
@@ -363,6 +363,15 @@ export class Engine {
         throw EngineError.detailed(
           'leverageRange',
           `Leverage exceeds the effective range: ${contract.symbol} allows ${contract.minLever} to ${contract.maxLever}`,
+        );
+      }
+    }
+    // Open orders reserved their margin at the current leverage; the live exchange refuses the change.
+    for (const id of account.openOrders) {
+      if (this.state.orders.get(id)?.symbol === contract.symbol) {
+        throw EngineError.detailed(
+          'leverageLocked',
+          `There is currently a commission or a planned commission, and the leverage cannot be adjusted: cancel the open orders of ${contract.symbol} first`,
         );
       }
     }

@@ -886,6 +886,19 @@ describe('E12 set-leverage', () => {
     expect(await onlyPosition(trader)).toMatchObject({ leverage: '10', marginSize: '950' });
     expect(await maxTransfer(trader)).toBe('44.3');
   });
+
+  it('is refused while the symbol has open orders, and allowed once they are cancelled', async () => {
+    const trader = await open();
+    await place(trader, [{ side: 'buy', price: '90000', size: '0.01' }]);
+    expect(refused(await setLeverage(trader, { leverage: '10' }), '40730')).toContain(
+      'cancel the open orders',
+    );
+    expect(ok(await setLeverage(trader, { leverage: '10' }, ETHUSDT))).toMatchObject({
+      crossMarginLeverage: '10',
+    });
+    await cancelAll(trader);
+    expect(ok(await setLeverage(trader, { leverage: '10' }))).toMatchObject({ crossMarginLeverage: '10' });
+  });
 });
 
 describe('C3 set-position-mode', () => {
@@ -904,7 +917,7 @@ describe('C3 set-position-mode', () => {
       { posSide: 'long', tradeSide: 'open', posMode: 'hedge_mode' },
     ]);
 
-    expect(refused(await setPositionMode(trader, 'one_way_mode'), '40020')).toContain('open orders');
+    expect(refused(await setPositionMode(trader, 'one_way_mode'), '40920')).toContain('open orders');
     await cancelAll(trader);
     expect(ok(await setPositionMode(trader, 'ONE_WAY_MODE'))).toEqual({ posMode: 'one_way_mode' });
     await place(trader, [{ side: 'buy', price: '90000', size: '0.01' }]);
@@ -921,7 +934,7 @@ describe('C3 set-position-mode', () => {
     const trader = await open();
     const maker = await open();
     await trade(maker, trader, { side: 'sell', price: '95000', size: '0.01' });
-    expect(refused(await setPositionMode(trader, 'hedge_mode'), '40020')).toContain('positions');
+    expect(refused(await setPositionMode(trader, 'hedge_mode'), '40920')).toContain('positions');
     expect(ok(await setPositionMode(trader, 'hedge_mode', 'USDC-FUTURES'))).toEqual({
       posMode: 'hedge_mode',
     });
@@ -971,13 +984,13 @@ describe('C4 set-margin-mode', () => {
       total: '0.01',
       marginSize: '47.5',
     });
-    expect(refused(await setMarginMode(trader, 'crossed'), '40020')).toContain('BTCUSDT');
+    expect(refused(await setMarginMode(trader, 'crossed'), '45117')).toContain('BTCUSDT');
   });
 
   it('is refused while an order is open on the symbol, and allowed on another symbol', async () => {
     const trader = await open();
     await place(trader, [{ side: 'buy', price: '90000', size: '0.01' }]);
-    expect(refused(await setMarginMode(trader, 'isolated'), '40020')).toContain('open order');
+    expect(refused(await setMarginMode(trader, 'isolated'), '45117')).toContain('open orders');
     expect(ok(await setMarginMode(trader, 'isolated', ETHUSDT))).toMatchObject({
       symbol: 'ETHUSDT',
       marginMode: 'isolated',

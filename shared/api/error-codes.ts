@@ -53,6 +53,18 @@ export const ERROR_CODES = {
   },
   symbolMaintained: { code: '40308', msg: 'The contract is being temporarily maintained' },
   contractRemoved: { code: '40309', msg: 'The contract has been removed' },
+  positionModeLocked: {
+    code: '40920',
+    msg: 'Position or order exists, the position mode cannot be switched',
+  },
+  marginModeLocked: {
+    code: '45117',
+    msg: 'Currently holding positions or orders, the margin mode cannot be adjusted',
+  },
+  leverageLocked: {
+    code: '40730',
+    msg: 'There is currently a commission or a planned commission, and the leverage cannot be adjusted',
+  },
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;
