@@ -6,6 +6,8 @@ import { Engine } from '../exchange/engine/engine';
 import type { PlaceOrderInput } from '../exchange/engine/trading';
 
 export interface RemarkBenchResult {
+  /** Whether one account held several crossed positions, which makes every change scan them all. */
+  fullScan: boolean;
   positions: number;
   plans: number;
   priceChanges: number;
@@ -35,8 +37,12 @@ function order(side: 'buy' | 'sell', marginMode: 'crossed' | 'isolated'): PlaceO
   };
 }
 
-/** Opens `positions` positions (half isolated, half crossed) with one mark-price plan each. */
-export function runRemarkBench(positions: number, priceChanges: number): RemarkBenchResult {
+/**
+ * Opens `positions` positions (half isolated, half crossed) with one mark-price plan each. With
+ * `fullScan`, one more account holds crossed BTCUSDT and ETHUSDT positions, whose liquidation
+ * depends on two marks: then no change can be ruled out by the thresholds alone.
+ */
+export function runRemarkBench(positions: number, priceChanges: number, fullScan = false): RemarkBenchResult {
   const engine = new Engine({ seed: 1, contracts: DEFAULT_CONTRACTS });
   let ts = T0;
   engine.apply({ type: 'setMarketPaused', ts, paused: true });
@@ -82,6 +88,32 @@ export function runRemarkBench(positions: number, priceChanges: number): RemarkB
       ],
     });
   }
+  if (fullScan) {
+    for (const [uid, side] of [
+      ['multi', 'buy'],
+      ['multi-maker', 'sell'],
+    ] as const) {
+      engine.apply({
+        type: 'createAccount',
+        ts,
+        uid,
+        kind: 'standard',
+        brokerUid: null,
+        label: '',
+        posMode: 'one_way_mode',
+        balances: { USDT: '100000' },
+        key: { apiKey: `risk-key-${uid}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
+      });
+      const eth = { ...order(side, 'crossed'), symbol: 'ETHUSDT', price: '3400', size: '0.1' };
+      engine.apply({
+        type: 'placeOrders',
+        ts: ++ts,
+        uid,
+        version: 'v2',
+        orders: [order(side, 'crossed'), eth],
+      });
+    }
+  }
   const plans = engine.state.plans.size;
   const held = engine.state.positions.size;
   const prices = ['95010', '94990'];
@@ -94,7 +126,7 @@ export function runRemarkBench(positions: number, priceChanges: number): RemarkB
   }
   const elapsed = Number(process.hrtime.bigint() - started) / 1_000;
   if (engine.state.positions.size !== held) throw new Error('a position was liquidated during the bench');
-  return { positions: held, plans, priceChanges, microsecondsPerChange: elapsed / priceChanges };
+  return { fullScan, positions: held, plans, priceChanges, microsecondsPerChange: elapsed / priceChanges };
 }
 
 export function formatRemarkFigure(result: RemarkBenchResult): string {
@@ -102,6 +134,8 @@ export function formatRemarkFigure(result: RemarkBenchResult): string {
     `Re-marking per price change (${result.positions.toLocaleString('en-US')} open positions, half isolated, ` +
     `${result.plans.toLocaleString('en-US')} mark-price trigger plans, ${result.priceChanges} changes)\n` +
     `  ${Math.round(result.microsecondsPerChange).toLocaleString('en-US')} µs per price change ` +
-    `(liquidation check of every position and trigger check of every plan)`
+    (result.fullScan
+      ? '(one account with crossed positions on two symbols, so checked in full at every change)'
+      : '(no position near its liquidation price: one comparison per symbol, then every plan)')
   );
 }

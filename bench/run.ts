@@ -19,6 +19,7 @@ console.log(
 );
 
 console.log(`\n${formatRemarkFigure(runRemarkBench(10_000, 200))}`);
+console.log(formatRemarkFigure(runRemarkBench(10_000, 200, true)));
 
 console.log('\nLoopback HTTP (autocannon, 32 connections, 5 s each; server in its own process)');
 const figures = await runHttpBench(root);

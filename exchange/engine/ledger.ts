@@ -17,7 +17,17 @@ export interface BalanceChange {
 
 /** The one way a balance changes: it moves and leaves a financial record. */
 export class Ledger {
+  /** Accounts whose balance moved since the last takeChangedAccounts(). */
+  private changed = new Set<Account>();
+
   constructor(private nextRecordId: number) {}
+
+  /** The accounts whose balance moved since the last call, for checks that follow every change. */
+  takeChangedAccounts(): Set<Account> {
+    const changed = this.changed;
+    this.changed = new Set();
+    return changed;
+  }
 
   get nextId(): number {
     return this.nextRecordId;
@@ -27,6 +37,7 @@ export class Ledger {
     const before = account.balances.get(change.coin) ?? 0n;
     const after = before + change.amount - change.fee;
     account.balances.set(change.coin, after);
+    this.changed.add(account);
     const record: FinancialRecord = {
       id: this.nextRecordId++,
       category: change.category,

@@ -20,6 +20,15 @@ interface Threshold {
   ticks: number | null;
 }
 
+/** A crossed account's threshold, valid while its balance and positions of the coin stay as held. */
+interface CrossedThreshold {
+  held: ReadonlyArray<Position | number | bigint>;
+  /** The one crossed position of the coin; null when there is none. */
+  crossed: Position | null;
+  /** Long: liquidated at a mark <= ticks; short: at a mark >= ticks; null: never. */
+  ticks: number | null;
+}
+
 /**
  * Closes positions whose margin ratio reached 100% at the mark price, as the exchange does: the
  * account's open orders go first, then the position is closed by the exchange (order source
@@ -33,10 +42,16 @@ interface Threshold {
 export class Liquidations {
   private readonly risk: RiskCalculator;
   private readonly checkedMarks = new Map<string, number>();
-  private readonly checkedTrades = new Map<string, number>();
-  private checkedRecordId = -1;
   private readonly thresholds = new WeakMap<Position, Threshold>();
-  private readonly crossedThresholds = new Map<string, { held: unknown[]; ticks: number | null }>();
+  private readonly crossedThresholds = new WeakMap<Account, Map<string, CrossedThreshold>>();
+  /**
+   * Per symbol, since its last scan: the highest long and lowest short threshold of its positions,
+   * and the accounts whose crossed threshold depends on several marks (always checked).
+   */
+  private readonly bounds = new Map<
+    string,
+    { highestLong: number; lowestShort: number; unbounded: Set<Account> }
+  >();
 
   constructor(
     private readonly state: EngineState,
@@ -47,17 +62,13 @@ export class Liquidations {
 
   settle(command: Command, ts: number): void {
     const state = this.state;
+    // Only the mark moves a margin ratio; a trade moves the balances of its accounts (below).
     const dirtySymbols = new Set<string>();
     for (const market of state.markets.values()) {
       const symbol = market.contract.symbol;
-      const lastTrade = market.fills[market.fills.length - 1]?.tradeId ?? 0;
-      if (
-        this.checkedMarks.get(symbol) !== market.sim.markPrice ||
-        this.checkedTrades.get(symbol) !== lastTrade
-      ) {
+      if (this.checkedMarks.get(symbol) !== market.sim.markPrice) {
         dirtySymbols.add(symbol);
         this.checkedMarks.set(symbol, market.sim.markPrice);
-        this.checkedTrades.set(symbol, lastTrade);
       }
     }
     const everything = !('uid' in command) && !MARKET_COMMANDS.has(command.type);
@@ -66,23 +77,36 @@ export class Liquidations {
       const account = state.accounts.get(command.uid);
       if (account !== undefined) dirtyAccounts.add(account);
     }
-    const recordId = state.ledger.nextId;
-    if (recordId !== this.checkedRecordId) {
-      // Balances changed (fees, PnL, funding): the accounts with a record since the last check.
-      for (const account of state.accounts.values()) {
-        const last = account.records[account.records.length - 1];
-        if (account.positions.size > 0 && last !== undefined && last.id >= this.checkedRecordId)
-          dirtyAccounts.add(account);
-      }
+    // Balances changed (fees, PnL, funding): the accounts the ledger moved since the last check.
+    for (const account of state.ledger.takeChangedAccounts()) {
+      if (account.positions.size > 0) dirtyAccounts.add(account);
     }
     if (dirtySymbols.size === 0 && dirtyAccounts.size === 0 && !everything) return;
 
+    // A symbol whose mark stays clear of every threshold seen needs no look at its positions, but
+    // for the accounts whose threshold depends on other marks too.
     const candidates = new Set<Account>(dirtyAccounts);
+    const scanned = new Set<string>();
+    for (const market of state.markets.values()) {
+      const symbol = market.contract.symbol;
+      if (!everything && !dirtySymbols.has(symbol)) continue;
+      const bounds = this.bounds.get(symbol);
+      const mark = market.sim.markPrice;
+      if (!everything && bounds !== undefined && mark > bounds.highestLong && mark < bounds.lowestShort) {
+        for (const account of bounds.unbounded) candidates.add(account);
+        continue;
+      }
+      scanned.add(symbol);
+      this.bounds.set(symbol, { highestLong: -Infinity, lowestShort: Infinity, unbounded: new Set() });
+    }
     for (const position of state.positions.values()) {
-      if (!everything && !dirtySymbols.has(position.symbol)) continue;
+      if (!scanned.has(position.symbol)) continue;
       const account = state.accounts.get(position.uid);
-      if (account === undefined || candidates.has(account)) continue;
-      if (position.marginMode === 'isolated' && !this.isolatedAtRisk(position)) continue;
+      if (account === undefined) continue;
+      const threshold = this.thresholdOf(account, position);
+      this.widen(account, position, threshold);
+      if (candidates.has(account) || threshold === null) continue;
+      if (threshold !== undefined && !this.reached(position, threshold)) continue;
       candidates.add(account);
     }
     // In account order, so a replay from any snapshot liquidates in the same order.
@@ -91,7 +115,37 @@ export class Liquidations {
       const whole = everything || dirtyAccounts.has(account);
       this.checkAccount(account, whole ? null : dirtySymbols, ts);
     }
-    this.checkedRecordId = state.ledger.nextId;
+    // What changed in the accounts checked whole widens the bounds of their symbols.
+    for (const account of dirtyAccounts) {
+      for (const position of account.positions.values()) {
+        this.widen(account, position, this.thresholdOf(account, position));
+      }
+    }
+  }
+
+  /**
+   * The mark at which a position is liquidated (long: at or below; short: at or above), null when
+   * never, undefined when it depends on more than its own mark (several crossed positions).
+   */
+  private thresholdOf(account: Account, position: Position): number | null | undefined {
+    if (position.marginMode === 'isolated') return this.isolatedThreshold(position);
+    const crossed = this.crossedCache(account, position.marginCoin);
+    if (crossed === undefined) return undefined;
+    return crossed.crossed === position ? crossed.ticks : null;
+  }
+
+  private reached(position: Position, threshold: number): boolean {
+    const mark = (this.state.market(position.symbol) as Market).sim.markPrice;
+    return position.holdSide === 'long' ? mark <= threshold : mark >= threshold;
+  }
+
+  private widen(account: Account, position: Position, threshold: number | null | undefined): void {
+    const bounds = this.bounds.get(position.symbol);
+    if (bounds === undefined) return;
+    if (threshold === undefined) bounds.unbounded.add(account);
+    else if (threshold === null) return;
+    else if (position.holdSide === 'long') bounds.highestLong = Math.max(bounds.highestLong, threshold);
+    else bounds.lowestShort = Math.min(bounds.lowestShort, threshold);
   }
 
   private checkAccount(account: Account, symbols: Set<string> | null, ts: number): void {
@@ -120,6 +174,51 @@ export class Liquidations {
    * one symbol, where only that symbol's mark moves the margin ratio. Undefined: compute in full.
    */
   private crossedAtRisk(account: Account, coin: string): boolean | undefined {
+    const cached = this.crossedCache(account, coin);
+    if (cached === undefined) return undefined;
+    if (cached.ticks === null || cached.crossed === null) return false;
+    return this.reached(cached.crossed, cached.ticks);
+  }
+
+  /** The crossed threshold of an account's coin, recomputed when its balance or positions changed. */
+  private crossedCache(account: Account, coin: string): CrossedThreshold | undefined {
+    let byCoin = this.crossedThresholds.get(account);
+    if (byCoin === undefined) {
+      byCoin = new Map();
+      this.crossedThresholds.set(account, byCoin);
+    }
+    let cached = byCoin.get(coin);
+    if (cached === undefined || !this.holdsSame(account, coin, cached.held)) {
+      cached = this.crossedThreshold(account, coin);
+      if (cached === undefined) {
+        byCoin.delete(coin);
+        return undefined;
+      }
+      byCoin.set(coin, cached);
+    }
+    return cached;
+  }
+
+  /** Whether the account's balance and positions of the coin are what `held` recorded. */
+  private holdsSame(account: Account, coin: string, held: readonly unknown[]): boolean {
+    if (held[0] !== (account.balances.get(coin) ?? 0n)) return false;
+    let index = 1;
+    for (const position of account.positions.values()) {
+      if (position.marginCoin !== coin) continue;
+      if (
+        held[index] !== position ||
+        held[index + 1] !== position.lots ||
+        held[index + 2] !== position.openValue ||
+        held[index + 3] !== position.margin
+      )
+        return false;
+      index += 4;
+    }
+    return index === held.length;
+  }
+
+  /** The crossed liquidation threshold; undefined when more than one crossed position shares the coin. */
+  private crossedThreshold(account: Account, coin: string): CrossedThreshold | undefined {
     let crossed: Position | undefined;
     const held: Array<Position | number | bigint> = [account.balances.get(coin) ?? 0n];
     let isolatedMargins = 0n;
@@ -130,36 +229,34 @@ export class Liquidations {
       else if (crossed !== undefined) return undefined;
       else crossed = position;
     }
-    if (crossed === undefined) return false;
+    if (crossed === undefined) return { held, crossed: null, ticks: null };
     const market = this.state.market(crossed.symbol);
     if (market === undefined) return undefined;
-    const key = `${account.uid}\u0000${coin}`;
-    let cached = this.crossedThresholds.get(key);
-    if (cached === undefined || !sameHoldings(cached.held, held)) {
-      const exposure = { lots: crossed.lots, openValue: crossed.openValue };
-      const none = { lots: 0, openValue: 0n };
-      const long = crossed.holdSide === 'long';
-      const price = liquidationPrice(
-        market,
-        tierTableOf(market.contract),
-        (held[0] as bigint) - isolatedMargins,
-        long ? exposure : none,
-        long ? none : exposure,
-      );
-      const ticks =
-        price === null || price.num <= 0n ? null : Number(long ? floorTicks(price) : ceilTicks(price));
-      cached = { held, ticks };
-      this.crossedThresholds.set(key, cached);
-    }
-    if (cached.ticks === null) return false;
-    const mark = market.sim.markPrice;
-    return crossed.holdSide === 'long' ? mark <= cached.ticks : mark >= cached.ticks;
+    const exposure = { lots: crossed.lots, openValue: crossed.openValue };
+    const none = { lots: 0, openValue: 0n };
+    const long = crossed.holdSide === 'long';
+    const price = liquidationPrice(
+      market,
+      tierTableOf(market.contract),
+      (held[0] as bigint) - isolatedMargins,
+      long ? exposure : none,
+      long ? none : exposure,
+    );
+    const ticks =
+      price === null || price.num <= 0n ? null : Number(long ? floorTicks(price) : ceilTicks(price));
+    return { held, crossed, ticks };
   }
 
   /** Whether an isolated position's mark reached its liquidation price. */
   private isolatedAtRisk(position: Position): boolean {
+    const ticks = this.isolatedThreshold(position);
+    return ticks !== null && this.reached(position, ticks);
+  }
+
+  /** An isolated position's liquidation threshold, cached while the position is unchanged. */
+  private isolatedThreshold(position: Position): number | null {
     const market = this.state.market(position.symbol);
-    if (market === undefined || position.lots === 0) return false;
+    if (market === undefined || position.lots === 0) return null;
     let threshold = this.thresholds.get(position);
     if (
       threshold === undefined ||
@@ -175,9 +272,7 @@ export class Liquidations {
       };
       this.thresholds.set(position, threshold);
     }
-    if (threshold.ticks === null) return false;
-    const mark = market.sim.markPrice;
-    return position.holdSide === 'long' ? mark <= threshold.ticks : mark >= threshold.ticks;
+    return threshold.ticks;
   }
 
   private liquidateIsolated(account: Account, position: Position, ts: number): void {
@@ -294,12 +389,6 @@ function isolatedThreshold(market: Market, position: Position): number | null {
   );
   if (price === null || price.num <= 0n) return null;
   return Number(long ? floorTicks(price) : ceilTicks(price));
-}
-
-function sameHoldings(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
-  return true;
 }
 
 function floorTicks(price: TickFraction): bigint {
