@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import type { ApiError as ApiErrorShape } from '../../shared/api/parameter-error';
-import { describeParameterError } from '../../shared/api/parameter-error';
 import { ERROR_CODES } from '../../shared/api/error-codes';
 import { MARGIN_MODES } from '../../shared/api/enums';
 import {
@@ -8,7 +6,6 @@ import {
   PLACE_BATCH_V3_MAX,
   batchCancelOrders,
   batchOrderItemSchema,
-  batchOrderV3Schema,
   batchPlaceOrder,
   orderInfo,
   ordersPending,
@@ -21,8 +18,10 @@ import type { TpslLeg } from '../engine/commands';
 import type { PlaceOrderInput } from '../engine/trading';
 import { registerEndpoint } from '../http/register-endpoint';
 import { accountOf, type RouteContext } from './context';
-import { codeFor, engineCall } from './engine-errors';
+import { engineCall } from './engine-errors';
+import { checkItem, missingPrice, type ItemCheck } from './order-item-checks';
 import { isSpotBatch, placeSpotBatch } from './spot-trade-routes';
+import { answerV3Batch, checkV3Batch, validInputs } from './v3-batch';
 
 /**
  * The batch bodies are checked as a whole (list present, size limits), then order by order, so
@@ -42,40 +41,6 @@ const placeBatchV3Envelope = z
   .array(z.unknown())
   .min(1, 'must hold at least 1 order')
   .max(PLACE_BATCH_V3_MAX, `must hold at most ${PLACE_BATCH_V3_MAX} orders`);
-
-export type ItemCheck<T> =
-  { ok: true; value: T } | { ok: false; error: ApiErrorShape; clientOid: string | null };
-
-export function checkItem<S extends z.ZodType>(
-  schema: S,
-  item: unknown,
-  version: 'v2' | 'v3',
-  prefix: string,
-): ItemCheck<z.output<S>> {
-  const result = schema.safeParse(item, { reportInput: true });
-  if (result.success) return { ok: true, value: result.data };
-  const error = describeParameterError(result.error, version);
-  const clientOid =
-    typeof item === 'object' &&
-    item !== null &&
-    typeof (item as { clientOid?: unknown }).clientOid === 'string'
-      ? ((item as { clientOid: string }).clientOid ?? null)
-      : null;
-  return {
-    ok: false,
-    clientOid,
-    error: { code: error.code, msg: error.msg.replace(/Parameter /, `Parameter ${prefix}`) },
-  };
-}
-
-export function missingPrice(version: 'v2' | 'v3', name: string): ApiErrorShape {
-  return version === 'v2'
-    ? {
-        code: ERROR_CODES.paramEmpty.code,
-        msg: `Parameter ${name} cannot be empty: a limit order needs a price`,
-      }
-    : { code: ERROR_CODES.paramVerifyV3.code, msg: `Parameter verification failed ${name} cannot be empty` };
-}
 
 export function registerTradeRoutes({ app, service, deps }: RouteContext): void {
   registerEndpoint(
@@ -159,26 +124,7 @@ export function registerTradeRoutes({ app, service, deps }: RouteContext): void 
     async ({ params, key }) => {
       const account = accountOf(service, key);
       if (isSpotBatch(params)) return placeSpotBatch(service, account, params);
-      let category: string | null = null;
-      const slots: Array<ItemCheck<PlaceOrderInput>> = params.map((raw, index) => {
-        const checked = checkItem(batchOrderV3Schema, raw, 'v3', `[${index}].`);
-        if (!checked.ok) return checked;
-        const item = checked.value;
-        category ??= item.category;
-        const clientOid = item.clientOid ?? null;
-        if (item.category !== category) {
-          return {
-            ok: false,
-            clientOid,
-            error: {
-              code: ERROR_CODES.paramVerifyV3.code,
-              msg: `Parameter verification failed category: all orders of a batch must share one category (${category})`,
-            },
-          };
-        }
-        if (item.orderType === 'limit' && item.price === undefined) {
-          return { ok: false, clientOid, error: missingPrice('v3', `[${index}].price`) };
-        }
+      const slots = checkV3Batch<PlaceOrderInput>(params, (item, clientOid) => {
         if (item.category === 'SPOT' || item.category === 'MARGIN') {
           return {
             ok: false,
@@ -211,38 +157,14 @@ export function registerTradeRoutes({ app, service, deps }: RouteContext): void 
           },
         };
       });
-      const valid = slots.flatMap((slot) => (slot.ok ? [slot.value] : []));
+      const valid = validInputs(slots);
       const results =
         valid.length === 0
           ? []
           : await engineCall('v3', () =>
               service.execute({ type: 'placeOrders', uid: account.uid, version: 'v3', orders: valid }),
             );
-      let next = 0;
-      return slots.map((slot) => {
-        if (!slot.ok)
-          return {
-            orderId: null,
-            clientOid: slot.clientOid ?? '',
-            code: slot.error.code,
-            msg: slot.error.msg,
-          };
-        const result = results[next++];
-        if (result === undefined || !result.ok) {
-          return {
-            orderId: null,
-            clientOid: slot.value.clientOid ?? '',
-            code: result === undefined ? '45001' : codeFor(result.code, 'v3'),
-            msg: result === undefined ? 'Unknown error' : result.msg,
-          };
-        }
-        return {
-          orderId: result.replaced ? null : result.orderId,
-          clientOid: result.clientOid,
-          code: '00000',
-          msg: 'success',
-        };
-      });
+      return answerV3Batch(slots, results);
     },
     deps,
   );
