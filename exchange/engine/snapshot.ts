@@ -1,4 +1,4 @@
-import { newRestingOrder, type BookSide } from './book/order-book';
+import { restoreBook, saveBook, type BookSnapshot } from './book/book-snapshot';
 import { Engine, type EngineOptions } from './engine';
 import { MarketSimulation, type MarketSimulationSnapshot } from './market-sim';
 import { EngineState } from './state';
@@ -60,14 +60,11 @@ interface AccountSnapshot extends Omit<
   clientOids: Array<[string, number]>;
 }
 
-interface MarketSnapshot {
+interface MarketSnapshot extends BookSnapshot {
   symbol: string;
   lastPrice: number;
   fills: unknown[];
   sim: MarketSimulationSnapshot;
-  /** Resting orders per side in priority order: [id, price, remaining, owner]. */
-  bids: Array<[number, number, number, number]>;
-  asks: Array<[number, number, number, number]>;
 }
 
 interface EngineSnapshot {
@@ -119,25 +116,13 @@ export function takeSnapshot(engine: Engine): Json {
     finishedOrders: state.rememberedFinishedOrders(),
     positions: [...state.positions.values()],
     plans: [...state.plans.values()],
-    markets: [...state.markets.values()].map((market) => {
-      const side = (bookSide: BookSide) => {
-        const orders: Array<[number, number, number, number]> = [];
-        for (const level of market.book.levels(bookSide)) {
-          for (let order = level.head; order !== null; order = order.next) {
-            orders.push([order.id, order.price, order.remaining, order.owner]);
-          }
-        }
-        return orders;
-      };
-      return {
-        symbol: market.contract.symbol,
-        lastPrice: market.lastPrice,
-        fills: market.fills,
-        sim: market.sim.toSnapshot(),
-        bids: side(0),
-        asks: side(1),
-      };
-    }),
+    markets: [...state.markets.values()].map((market) => ({
+      symbol: market.contract.symbol,
+      lastPrice: market.lastPrice,
+      fills: market.fills,
+      sim: market.sim.toSnapshot(),
+      ...saveBook(market.book),
+    })),
     indices: [...state.indices.values()].map((index) => index.toSnapshot()),
     fundingCheckedTs: state.fundingCheckedTs,
     spot: takeSpotSnapshot(engine),
@@ -216,22 +201,16 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
     const restored = { ...market, sim, lastPrice: saved.lastPrice };
     restored.fills.push(...(saved.fills as typeof market.fills));
     state.markets.set(saved.symbol, restored);
-    for (const [side, list] of [
-      [0, saved.bids],
-      [1, saved.asks],
-    ] as const) {
-      for (const [id, price, remaining, owner] of list) {
-        const resting = newRestingOrder(id, side, price, remaining, owner);
-        restored.book.add(resting);
-        if (owner === 0) sim.adoptMakerOrder(resting);
-        else {
-          const order = state.orders.get(id);
-          if (order === undefined)
-            throw new Error(`snapshot book holds order ${id} that it does not describe`);
-          order.resting = resting;
-        }
+    restoreBook(restored.book, saved, (resting) => {
+      if (resting.owner === 0) {
+        sim.adoptMakerOrder(resting);
+        return;
       }
-    }
+      const order = state.orders.get(resting.id);
+      if (order === undefined)
+        throw new Error(`snapshot book holds order ${resting.id} that it does not describe`);
+      order.resting = resting;
+    });
   }
   restoreSpotSnapshot(engine, snapshot.spot);
   return engine;

@@ -1,18 +1,11 @@
-import { newRestingOrder, type BookSide } from '../book/order-book';
+import { restoreBook, saveBook, type BookSnapshot } from '../book/book-snapshot';
 import type { Engine } from '../engine';
 import { SpotSimulation, type SpotSimulationSnapshot } from './spot-simulation';
 import type { Liability, SpotOrder } from './spot-state';
 
 /** The spot and margin state as plain data (bigints stay bigints; the caller encodes them). */
 export interface SpotSnapshot {
-  markets: Array<{
-    symbol: string;
-    lastPrice: number;
-    sim: SpotSimulationSnapshot;
-    /** Resting orders per side in priority order: [id, price, remaining, owner]. */
-    bids: Array<[number, number, number, number]>;
-    asks: Array<[number, number, number, number]>;
-  }>;
+  markets: Array<BookSnapshot & { symbol: string; lastPrice: number; sim: SpotSimulationSnapshot }>;
   orders: Array<Omit<SpotOrder, 'resting'>>;
   accounts: Array<{ uid: string; openOrders: number[]; liabilities: Array<[string, Liability]> }>;
   finished: number[];
@@ -21,24 +14,12 @@ export interface SpotSnapshot {
 export function takeSpotSnapshot(engine: Engine): SpotSnapshot {
   const spot = engine.state.spot;
   return {
-    markets: [...spot.markets.values()].map((market) => {
-      const side = (bookSide: BookSide) => {
-        const orders: Array<[number, number, number, number]> = [];
-        for (const level of market.book.levels(bookSide)) {
-          for (let order = level.head; order !== null; order = order.next) {
-            orders.push([order.id, order.price, order.remaining, order.owner]);
-          }
-        }
-        return orders;
-      };
-      return {
-        symbol: market.spec.symbol,
-        lastPrice: market.lastPrice,
-        sim: market.sim.toSnapshot(),
-        bids: side(0),
-        asks: side(1),
-      };
-    }),
+    markets: [...spot.markets.values()].map((market) => ({
+      symbol: market.spec.symbol,
+      lastPrice: market.lastPrice,
+      sim: market.sim.toSnapshot(),
+      ...saveBook(market.book),
+    })),
     orders: [...spot.orders.values()].map(({ resting: _resting, ...order }) => order),
     accounts: [...spot.accounts].map(([uid, account]) => ({
       uid,
@@ -79,21 +60,15 @@ export function restoreSpotSnapshot(engine: Engine, snapshot: SpotSnapshot | und
       throw new Error(`snapshot has spot market ${saved.symbol}, which is not listed`);
     const sim = SpotSimulation.fromSnapshot(saved.sim);
     const restored = spot.addMarket(market.spec, sim, saved.lastPrice);
-    for (const [side, list] of [
-      [0, saved.bids],
-      [1, saved.asks],
-    ] as const) {
-      for (const [id, price, remaining, owner] of list) {
-        const resting = newRestingOrder(id, side, price, remaining, owner);
-        restored.book.add(resting);
-        if (owner === 0) sim.adoptMakerOrder(resting);
-        else {
-          const order = spot.orders.get(id);
-          if (order === undefined)
-            throw new Error(`snapshot spot book holds order ${id} it does not describe`);
-          order.resting = resting;
-        }
+    restoreBook(restored.book, saved, (resting) => {
+      if (resting.owner === 0) {
+        sim.adoptMakerOrder(resting);
+        return;
       }
-    }
+      const order = spot.orders.get(resting.id);
+      if (order === undefined)
+        throw new Error(`snapshot spot book holds order ${resting.id} it does not describe`);
+      order.resting = resting;
+    });
   }
 }
