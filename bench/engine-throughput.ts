@@ -4,6 +4,7 @@ import { DEFAULT_CONTRACTS } from '../exchange/engine/contracts';
 import { Engine } from '../exchange/engine/engine';
 import type { PlaceOrderInput } from '../exchange/engine/trading';
 import { Rng } from '../exchange/market/random';
+import { createAccountCommand, futuresOrder, T0 } from '../exchange/testing/engine-commands';
 
 export interface EngineBenchResult {
   operations: number;
@@ -14,44 +15,25 @@ export interface EngineBenchResult {
 }
 
 const ACCOUNTS = 200;
-const T0 = 1_700_000_000_000;
 
+/** A crossed BTCUSDT limit order. */
 function limitOrder(side: 'buy' | 'sell', price: string, size: string): PlaceOrderInput {
-  return {
-    symbol: 'BTCUSDT',
-    productType: 'USDT-FUTURES',
-    marginCoin: 'USDT',
-    marginMode: 'crossed',
-    side,
-    tradeSide: null,
-    posSide: null,
-    orderType: 'limit',
-    force: 'gtc',
-    price,
-    size,
-    clientOid: null,
-    reduceOnly: false,
-    presetStopSurplusPrice: null,
-    presetStopLossPrice: null,
-    stpMode: 'none',
-  };
+  return futuresOrder({ side, price, size });
 }
 
 export function runEngineBench(operations: number): EngineBenchResult {
   const engine = new Engine({ seed: 1, contracts: DEFAULT_CONTRACTS });
   engine.apply({ type: 'setMarketPaused', ts: T0, paused: true });
   for (let index = 0; index < ACCOUNTS; index++) {
-    engine.apply({
-      type: 'createAccount',
-      ts: T0,
-      uid: `bench${index}`,
-      kind: 'standard',
-      brokerUid: null,
-      label: '',
-      posMode: 'hedge_mode',
-      balances: { USDT: '100000000' },
-      key: { apiKey: `bench-key-${index}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-    });
+    engine.apply(
+      createAccountCommand(`bench${index}`, {
+        ts: T0,
+        label: '',
+        posMode: 'hedge_mode',
+        balances: { USDT: '100000000' },
+        apiKey: `bench-key-${index}`,
+      }),
+    );
   }
   // The server looks the uid up from the API key, so it is the same string every time.
   const uids = Array.from({ length: ACCOUNTS }, (_, index) => `bench${index}`);

@@ -4,6 +4,13 @@
 import { DEFAULT_CONTRACTS } from '../exchange/engine/contracts';
 import { Engine } from '../exchange/engine/engine';
 import type { PlaceOrderInput } from '../exchange/engine/trading';
+import {
+  createAccountCommand,
+  futuresOrder,
+  placeOrdersCommand,
+  T0,
+  tpslCommand,
+} from '../exchange/testing/engine-commands';
 
 export interface RemarkBenchResult {
   /** Whether one account held several crossed positions, which makes every change scan them all. */
@@ -14,27 +21,9 @@ export interface RemarkBenchResult {
   microsecondsPerChange: number;
 }
 
-const T0 = 1_700_000_000_000;
-
+/** A crossed or isolated BTCUSDT limit order of 0.01 at 95,000. */
 function order(side: 'buy' | 'sell', marginMode: 'crossed' | 'isolated'): PlaceOrderInput {
-  return {
-    symbol: 'BTCUSDT',
-    productType: 'USDT-FUTURES',
-    marginCoin: 'USDT',
-    marginMode,
-    side,
-    tradeSide: null,
-    posSide: null,
-    orderType: 'limit',
-    force: 'gtc',
-    price: '95000',
-    size: '0.01',
-    clientOid: null,
-    reduceOnly: false,
-    presetStopSurplusPrice: null,
-    presetStopLossPrice: null,
-    stpMode: 'none',
-  };
+  return futuresOrder({ side, marginMode, price: '95000', size: '0.01' });
 }
 
 /**
@@ -48,70 +37,30 @@ export function runRemarkBench(positions: number, priceChanges: number, fullScan
   engine.apply({ type: 'setMarketPaused', ts, paused: true });
   for (let index = 0; index < positions; index++) {
     const uid = `risk${index}`;
-    engine.apply({
-      type: 'createAccount',
-      ts,
-      uid,
-      kind: 'standard',
-      brokerUid: null,
-      label: '',
-      posMode: 'one_way_mode',
-      balances: { USDT: '10000' },
-      key: { apiKey: `risk-key-${index}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-    });
+    engine.apply(
+      createAccountCommand(uid, { ts, label: '', balances: { USDT: '10000' }, apiKey: `risk-key-${index}` }),
+    );
     const side = index % 2 === 0 ? 'sell' : 'buy';
     const marginMode = index % 4 < 2 ? 'isolated' : 'crossed';
-    engine.apply({ type: 'placeOrders', ts: ++ts, uid, version: 'v2', orders: [order(side, marginMode)] });
+    engine.apply(placeOrdersCommand(uid, ++ts, order(side, marginMode)));
   }
   for (let index = 0; index < positions; index++) {
     const uid = `risk${index}`;
     const long = index % 2 === 1;
-    engine.apply({
-      type: 'placeTpsl',
-      ts,
-      uid,
-      version: 'v2',
-      productType: 'USDT-FUTURES',
-      symbol: 'BTCUSDT',
-      marginCoin: 'USDT',
-      holdSide: long ? 'long' : 'short',
-      stpMode: 'none',
-      legs: [
-        {
-          kind: 'profit',
-          triggerPrice: long ? '150000' : '50000',
-          triggerType: 'mark_price',
-          executePrice: '',
-          size: '',
-          clientOid: null,
-        },
-      ],
-    });
+    const holdSide = long ? 'long' : 'short';
+    const triggerPrice = long ? '150000' : '50000';
+    engine.apply(tpslCommand(uid, ts, holdSide, { kind: 'profit', triggerPrice, triggerType: 'mark_price' }));
   }
   if (fullScan) {
     for (const [uid, side] of [
       ['multi', 'buy'],
       ['multi-maker', 'sell'],
     ] as const) {
-      engine.apply({
-        type: 'createAccount',
-        ts,
-        uid,
-        kind: 'standard',
-        brokerUid: null,
-        label: '',
-        posMode: 'one_way_mode',
-        balances: { USDT: '100000' },
-        key: { apiKey: `risk-key-${uid}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-      });
+      engine.apply(
+        createAccountCommand(uid, { ts, label: '', balances: { USDT: '100000' }, apiKey: `risk-key-${uid}` }),
+      );
       const eth = { ...order(side, 'crossed'), symbol: 'ETHUSDT', price: '3400', size: '0.1' };
-      engine.apply({
-        type: 'placeOrders',
-        ts: ++ts,
-        uid,
-        version: 'v2',
-        orders: [order(side, 'crossed'), eth],
-      });
+      engine.apply(placeOrdersCommand(uid, ++ts, order(side, 'crossed'), eth));
     }
   }
   const plans = engine.state.plans.size;

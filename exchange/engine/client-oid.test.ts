@@ -1,52 +1,25 @@
 import { describe, expect, it } from 'vitest';
+import { createAccountCommand, futuresOrder, placeOrdersCommand, T0 } from '../testing/engine-commands';
 import { DEFAULT_CONTRACTS } from './contracts';
 import { Engine, type PlaceItemResult } from './engine';
 import type { PlaceOrderInput } from './trading';
-
-const T0 = 1_700_000_000_000;
 
 function newEngine(): Engine {
   const engine = new Engine({ seed: 3, contracts: DEFAULT_CONTRACTS });
   engine.apply({ type: 'setMarketPaused', ts: T0, paused: true });
   for (const uid of ['alice', 'bob']) {
-    engine.apply({
-      type: 'createAccount',
-      ts: T0,
-      uid,
-      kind: 'standard',
-      brokerUid: null,
-      label: uid,
-      posMode: 'one_way_mode',
-      balances: { USDT: '100000' },
-      key: { apiKey: `key-${uid}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-    });
+    engine.apply(createAccountCommand(uid, { balances: { USDT: '100000' } }));
   }
   return engine;
 }
 
+/** A crossed BTCUSDT limit buy of 0.01 at 80,000. */
 function bid(clientOid: string | null): PlaceOrderInput {
-  return {
-    symbol: 'BTCUSDT',
-    productType: 'USDT-FUTURES',
-    marginCoin: 'USDT',
-    marginMode: 'crossed',
-    side: 'buy',
-    tradeSide: null,
-    posSide: null,
-    orderType: 'limit',
-    force: 'gtc',
-    price: '80000',
-    size: '0.01',
-    clientOid,
-    reduceOnly: false,
-    presetStopSurplusPrice: null,
-    presetStopLossPrice: null,
-    stpMode: 'none',
-  };
+  return futuresOrder({ price: '80000', size: '0.01', clientOid });
 }
 
 function place(engine: Engine, uid: string, clientOid: string | null, ts = T0 + 1): PlaceItemResult {
-  const [result] = engine.apply({ type: 'placeOrders', ts, uid, version: 'v2', orders: [bid(clientOid)] });
+  const [result] = engine.apply(placeOrdersCommand(uid, ts, bid(clientOid)));
   if (result === undefined) throw new Error('no result');
   return result;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Command, CreateAccountCommand } from './commands';
+import { createAccountCommand, futuresOrder, placeOrdersCommand, T0 } from '../testing/engine-commands';
+import type { Command } from './commands';
 import { DEFAULT_CONTRACTS } from './contracts';
 import { datedSymbol, nextQuarterlyDelivery } from './delivery-schedule';
 import { Engine, type PlaceItemResult } from './engine';
@@ -8,7 +9,6 @@ import type { PlaceOrderInput } from './trading';
 import { Views } from './views';
 
 const options = { seed: 11, contracts: DEFAULT_CONTRACTS };
-const T0 = 1_700_000_000_000;
 // A dated contract on BTCUSDT: configured until +1 s, trading until +10 s, opening refused until
 // +20 s, in delivery until +30 s, when it is settled.
 const LAUNCH = T0 + 1_000;
@@ -16,44 +16,20 @@ const LIMIT_OPEN = T0 + 10_000;
 const DELIVERY_START = T0 + 20_000;
 const DELIVERY = T0 + 30_000;
 
-function account(uid: string, balances: Record<string, string>): CreateAccountCommand {
-  return {
-    type: 'createAccount',
-    ts: T0,
-    uid,
-    kind: 'standard',
-    brokerUid: null,
-    label: uid,
-    posMode: 'one_way_mode',
-    balances,
-    key: { apiKey: `key-${uid}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-  };
-}
-
+/** A BTCUSDT-family limit buy of 0.1 at 60,000 without margin coin or mode. */
 function order(symbol: string, overrides: Partial<PlaceOrderInput>): PlaceOrderInput {
-  return {
+  return futuresOrder({
     symbol,
-    productType: 'USDT-FUTURES',
     marginCoin: null,
     marginMode: null,
-    side: 'buy',
-    tradeSide: null,
-    posSide: null,
-    orderType: 'limit',
-    force: 'gtc',
     price: '60000',
     size: '0.1',
-    clientOid: null,
-    reduceOnly: false,
-    presetStopSurplusPrice: null,
-    presetStopLossPrice: null,
-    stpMode: 'none',
     ...overrides,
-  };
+  });
 }
 
 function place(engine: Engine, uid: string, ts: number, input: PlaceOrderInput): PlaceItemResult {
-  const [result] = engine.apply({ type: 'placeOrders', ts, uid, version: 'v2', orders: [input] });
+  const [result] = engine.apply(placeOrdersCommand(uid, ts, input));
   if (result === undefined) throw new Error('no result');
   return result;
 }
@@ -63,8 +39,8 @@ function lifeOfAContract(): Command[] {
   return [
     { type: 'setMarketPaused', ts: T0, paused: true },
     { type: 'setPrice', ts: T0, symbol: 'BTCUSDT', price: '60000' },
-    account('alice', { USDT: '100000' }),
-    account('bob', { USDT: '100000' }),
+    createAccountCommand('alice', { balances: { USDT: '100000' } }),
+    createAccountCommand('bob', { balances: { USDT: '100000' } }),
     {
       type: 'listContract',
       ts: T0,
@@ -75,20 +51,8 @@ function lifeOfAContract(): Command[] {
       deliveryStartTime: DELIVERY_START,
       deliveryTime: DELIVERY,
     },
-    {
-      type: 'placeOrders',
-      ts: T0 + 2_000,
-      uid: 'alice',
-      version: 'v2',
-      orders: [order('BTCUSDT1114', { side: 'buy' })],
-    },
-    {
-      type: 'placeOrders',
-      ts: T0 + 2_000,
-      uid: 'bob',
-      version: 'v2',
-      orders: [order('BTCUSDT1114', { side: 'sell' })],
-    },
+    placeOrdersCommand('alice', T0 + 2_000, order('BTCUSDT1114', { side: 'buy' })),
+    placeOrdersCommand('bob', T0 + 2_000, order('BTCUSDT1114', { side: 'sell' })),
     // The index stands at 60,000 for the first half of the window and at 63,000 for the second.
     { type: 'setPrice', ts: T0 + 15_000, symbol: 'BTCUSDT', price: '63000' },
     { type: 'tick', ts: DELIVERY },
@@ -279,8 +243,8 @@ describe('a dated contract listed with near times', () => {
     run(engine, [
       { type: 'setMarketPaused', ts: T0, paused: true },
       { type: 'setPrice', ts: T0, symbol: 'BTCUSD', price: '62500' },
-      account('carol', { BTC: '1' }),
-      account('dave', { BTC: '1' }),
+      createAccountCommand('carol', { balances: { BTC: '1' } }),
+      createAccountCommand('dave', { balances: { BTC: '1' } }),
       {
         type: 'listContract',
         ts: T0,

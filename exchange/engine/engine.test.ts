@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CreateAccountCommand } from './commands';
+import { createAccountCommand, futuresOrder, T0 } from '../testing/engine-commands';
 import { DEFAULT_CONTRACTS } from './contracts';
 import { Engine } from './engine';
 import { formatMoney } from './money';
 import type { PlaceOrderInput } from './trading';
 import { Views } from './views';
-
-const T0 = 1_700_000_000_000;
 
 function newEngine(): Engine {
   const engine = new Engine({ seed: 7, contracts: DEFAULT_CONTRACTS });
@@ -15,40 +13,12 @@ function newEngine(): Engine {
 }
 
 function account(engine: Engine, uid: string, posMode: 'one_way_mode' | 'hedge_mode' = 'one_way_mode'): void {
-  const command: CreateAccountCommand = {
-    type: 'createAccount',
-    ts: T0,
-    uid,
-    kind: 'standard',
-    brokerUid: null,
-    label: uid,
-    posMode,
-    balances: { USDT: '100000' },
-    key: { apiKey: `key-${uid}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-  };
-  engine.apply(command);
+  engine.apply(createAccountCommand(uid, { posMode, balances: { USDT: '100000' } }));
 }
 
+/** A crossed BTCUSDT limit buy of 0.1 at 90,000. */
 function order(overrides: Partial<PlaceOrderInput>): PlaceOrderInput {
-  return {
-    symbol: 'BTCUSDT',
-    productType: 'USDT-FUTURES',
-    marginCoin: 'USDT',
-    marginMode: 'crossed',
-    side: 'buy',
-    tradeSide: null,
-    posSide: null,
-    orderType: 'limit',
-    force: 'gtc',
-    price: '90000',
-    size: '0.1',
-    clientOid: null,
-    reduceOnly: false,
-    presetStopSurplusPrice: null,
-    presetStopLossPrice: null,
-    stpMode: 'none',
-    ...overrides,
-  };
+  return futuresOrder({ price: '90000', size: '0.1', ...overrides });
 }
 
 describe('Engine trading between two accounts', () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { MarginMode, ProductType } from '../../shared/api/enums';
+import {
+  createAccountCommand,
+  futuresOrder,
+  leverageCommand,
+  marginAndLeverageCommands,
+  placeOrdersCommand,
+  T0,
+} from '../testing/engine-commands';
 import type { Command } from './commands';
 import { DEFAULT_CONTRACTS } from './contracts';
 import { Engine } from './engine';
@@ -9,7 +17,6 @@ import { restoreSnapshot, takeSnapshot } from './snapshot';
 import type { PlaceOrderInput } from './trading';
 import { Views } from './views';
 
-const T0 = 1_700_000_000_000;
 const EIGHT_HOURS = 8 * 3_600_000;
 /** The first funding time after T0: 2023-11-15 00:00 UTC. */
 const FUNDING_TIME = (Math.floor(T0 / EIGHT_HOURS) + 1) * EIGHT_HOURS;
@@ -26,46 +33,19 @@ function pausedEngine(): Engine {
   engine.apply({ type: 'setMarketPaused', ts: T0, paused: true });
   engine.apply({ type: 'setPrice', ts: T0, symbol: 'BTCUSDT', price: '100000' });
   for (const uid of ['alice', 'bob', 'carol']) {
-    engine.apply({
-      type: 'createAccount',
-      ts: T0,
-      uid,
-      kind: 'standard',
-      brokerUid: null,
-      label: uid,
-      posMode: 'one_way_mode',
-      balances: { USDT: '100000', USDC: '100000', BTC: '2' },
-      key: { apiKey: `key-${uid}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-    });
+    engine.apply(createAccountCommand(uid, { balances: { USDT: '100000', USDC: '100000', BTC: '2' } }));
   }
   return engine;
 }
 
+/** A crossed limit buy of 1 at 100,000 in the symbol's product type and margin coin. */
 function order(symbol: string, overrides: Partial<PlaceOrderInput>): PlaceOrderInput {
   const { productType, marginCoin } = SYMBOLS[symbol] as { productType: ProductType; marginCoin: string };
-  return {
-    symbol,
-    productType,
-    marginCoin,
-    marginMode: 'crossed',
-    side: 'buy',
-    tradeSide: null,
-    posSide: null,
-    orderType: 'limit',
-    force: 'gtc',
-    price: '100000',
-    size: '1',
-    clientOid: null,
-    reduceOnly: false,
-    presetStopSurplusPrice: null,
-    presetStopLossPrice: null,
-    stpMode: 'none',
-    ...overrides,
-  };
+  return futuresOrder({ symbol, productType, marginCoin, price: '100000', size: '1', ...overrides });
 }
 
 function place(engine: Engine, uid: string, ts: number, input: PlaceOrderInput): void {
-  const [result] = engine.apply({ type: 'placeOrders', ts, uid, version: 'v2', orders: [input] });
+  const [result] = engine.apply(placeOrdersCommand(uid, ts, input));
   expect(result).toMatchObject({ ok: true });
 }
 
@@ -170,39 +150,8 @@ describe('funding settlement', () => {
 
   it('takes funding from an isolated margin, which may then be liquidated', () => {
     const engine = pausedEngine();
-    engine.apply({
-      type: 'setLeverage',
-      ts: T0,
-      uid: 'bob',
-      productType: 'USDT-FUTURES',
-      symbol: 'BTCUSDT',
-      marginCoin: 'USDT',
-      leverage: 125,
-      longLeverage: null,
-      shortLeverage: null,
-      holdSide: null,
-    });
-    engine.apply({
-      type: 'setMarginMode',
-      ts: T0,
-      uid: 'bob',
-      productType: 'USDT-FUTURES',
-      symbol: 'BTCUSDT',
-      marginCoin: 'USDT',
-      marginMode: 'isolated',
-    });
-    engine.apply({
-      type: 'setLeverage',
-      ts: T0,
-      uid: 'bob',
-      productType: 'USDT-FUTURES',
-      symbol: 'BTCUSDT',
-      marginCoin: 'USDT',
-      leverage: 125,
-      longLeverage: null,
-      shortLeverage: null,
-      holdSide: null,
-    });
+    engine.apply(leverageCommand('bob', 125));
+    for (const command of marginAndLeverageCommands('bob', 'isolated', 125)) engine.apply(command);
     trade(engine, 'BTCUSDT', '1', '100000', 'isolated', T0 + 1);
     // An ask 1% under the index: P = -1%, rate = -1% + 0.05% = -0.95%, capped at -0.66%.
     place(engine, 'carol', T0 + 2, order('BTCUSDT', { side: 'sell', price: '99000', size: '0.1' }));
@@ -361,40 +310,24 @@ describe('replay', () => {
     const live = new Engine(options);
     const setup: Command[] = [
       { type: 'setPrice', ts: T0, symbol: 'BTCUSDT', price: '100000' },
-      ...['alice', 'bob'].map((uid): Command => ({
-        type: 'createAccount',
-        ts: T0,
-        uid,
-        kind: 'standard',
-        brokerUid: null,
-        label: uid,
-        posMode: 'one_way_mode',
-        balances: { USDT: '100000', BTC: '2' },
-        key: { apiKey: `key-${uid}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-      })),
+      ...['alice', 'bob'].map((uid) => createAccountCommand(uid, { balances: { USDT: '100000', BTC: '2' } })),
       { type: 'tick', ts: T0 + 1 },
-      {
-        type: 'placeOrders',
-        ts: T0 + 2,
-        uid: 'alice',
-        version: 'v2',
-        orders: [order('BTCUSDT', { orderType: 'market', price: null, size: '0.5' })],
-      },
-      {
-        type: 'placeOrders',
-        ts: T0 + 2,
-        uid: 'bob',
-        version: 'v2',
-        orders: [
-          order('BTCUSD', {
-            side: 'sell',
-            orderType: 'market',
-            price: null,
-            size: '0.2',
-            marginMode: 'isolated',
-          }),
-        ],
-      },
+      placeOrdersCommand(
+        'alice',
+        T0 + 2,
+        order('BTCUSDT', { orderType: 'market', price: null, size: '0.5' }),
+      ),
+      placeOrdersCommand(
+        'bob',
+        T0 + 2,
+        order('BTCUSD', {
+          side: 'sell',
+          orderType: 'market',
+          price: null,
+          size: '0.2',
+          marginMode: 'isolated',
+        }),
+      ),
     ];
     for (const command of setup) live.apply(command);
     const snapshot = takeSnapshot(live);

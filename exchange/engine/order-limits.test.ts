@@ -1,53 +1,27 @@
 // Spec E2 rule 8: at most 400 open orders across all futures product types of an account.
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../shared/api/error-codes';
+import { createAccountCommand, futuresOrder, placeOrdersCommand, T0 } from '../testing/engine-commands';
 import { DEFAULT_CONTRACTS } from './contracts';
 import { Engine, type PlaceItemResult } from './engine';
 import type { PlaceOrderInput } from './trading';
 
-const T0 = 1_700_000_000_000;
-
+/** A BTCUSDT limit buy of 0.001 at 50,000 without margin coin or mode. */
 function bid(overrides: Partial<PlaceOrderInput> = {}): PlaceOrderInput {
-  return {
-    symbol: 'BTCUSDT',
-    productType: 'USDT-FUTURES',
-    marginCoin: null,
-    marginMode: null,
-    side: 'buy',
-    tradeSide: null,
-    posSide: null,
-    orderType: 'limit',
-    force: 'gtc',
-    price: '50000',
-    size: '0.001',
-    clientOid: null,
-    reduceOnly: false,
-    presetStopSurplusPrice: null,
-    presetStopLossPrice: null,
-    stpMode: 'none',
-    ...overrides,
-  };
+  return futuresOrder({ marginCoin: null, marginMode: null, price: '50000', size: '0.001', ...overrides });
 }
 
 function place(engine: Engine, orders: PlaceOrderInput[]): PlaceItemResult[] {
-  return engine.apply({ type: 'placeOrders', ts: T0, uid: 'u1', version: 'v2', orders });
+  return engine.apply(placeOrdersCommand('u1', T0, ...orders));
 }
 
 describe('per-account open-order limit', () => {
   it('accepts 400 open futures orders across product types and refuses the 401st until one ends', () => {
     const engine = new Engine({ seed: 3, contracts: DEFAULT_CONTRACTS });
     engine.apply({ type: 'setMarketPaused', ts: T0, paused: true });
-    engine.apply({
-      type: 'createAccount',
-      ts: T0,
-      uid: 'u1',
-      kind: 'standard',
-      brokerUid: null,
-      label: '',
-      posMode: 'one_way_mode',
-      balances: { USDT: '1000000', USDC: '1000000' },
-      key: { apiKey: 'k1', secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-    });
+    engine.apply(
+      createAccountCommand('u1', { label: '', balances: { USDT: '1000000', USDC: '1000000' }, apiKey: 'k1' }),
+    );
     const usdt = place(
       engine,
       Array.from({ length: 300 }, () => bid()),

@@ -3,6 +3,14 @@
 // deposits and loans) gives the same state when replayed from nothing, and when restored from a
 // snapshot taken half-way and continued: what a restart from the journal or a snapshot relies on.
 import { describe, expect, it } from 'vitest';
+import {
+  createAccountCommand,
+  futuresOrder,
+  marginAndLeverageCommands,
+  placeOrdersCommand,
+  spotOrder,
+  tpslCommand,
+} from '../testing/engine-commands';
 import type { Command } from './commands';
 import { DEFAULT_CONTRACTS } from './contracts';
 import { Engine, type EngineOptions } from './engine';
@@ -16,56 +24,27 @@ const T0 = Date.UTC(2026, 10, 21, 7, 50);
 const MINUTE = 60_000;
 
 function futures(uid: string, ts: number, overrides: Partial<PlaceOrderInput>): Command {
-  const order: PlaceOrderInput = {
-    symbol: 'BTCUSDT',
-    productType: 'USDT-FUTURES',
-    marginCoin: null,
-    marginMode: null,
-    side: 'buy',
-    tradeSide: null,
-    posSide: null,
-    orderType: 'market',
-    force: 'gtc',
-    price: null,
-    size: '0.05',
-    clientOid: null,
-    reduceOnly: false,
-    presetStopSurplusPrice: null,
-    presetStopLossPrice: null,
-    stpMode: 'none',
-    ...overrides,
-  };
-  return { type: 'placeOrders', ts, uid, version: 'v2', orders: [order] };
+  return placeOrdersCommand(
+    uid,
+    ts,
+    futuresOrder({
+      marginCoin: null,
+      marginMode: null,
+      orderType: 'market',
+      price: null,
+      size: '0.05',
+      ...overrides,
+    }),
+  );
 }
 
 function session(): Command[] {
   const commands: Command[] = [];
   let ts = T0;
   const account = (uid: string, balances: Record<string, string>) =>
-    commands.push({
-      type: 'createAccount',
-      ts,
-      uid,
-      kind: 'standard',
-      brokerUid: null,
-      label: uid,
-      posMode: 'one_way_mode',
-      balances,
-      key: { apiKey: `key-${uid}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-    });
-  const isolated = (uid: string, leverage: number) => {
-    const target = { uid, productType: 'USDT-FUTURES', symbol: 'BTCUSDT', marginCoin: 'USDT' } as const;
-    commands.push({ type: 'setMarginMode', ts, ...target, marginMode: 'isolated' });
-    commands.push({
-      type: 'setLeverage',
-      ts,
-      ...target,
-      leverage,
-      longLeverage: null,
-      shortLeverage: null,
-      holdSide: null,
-    });
-  };
+    commands.push(createAccountCommand(uid, { ts, balances }));
+  const isolated = (uid: string, leverage: number) =>
+    commands.push(...marginAndLeverageCommands(uid, 'isolated', leverage, { ts }));
   commands.push({ type: 'setPrice', ts, symbol: 'BTCUSDT', price: '95000' });
   for (const uid of ['alice', 'bob', 'carol', 'dave']) account(uid, { USDT: '20000', BTC: '1' });
   isolated('carol', 100);
@@ -91,27 +70,15 @@ function session(): Command[] {
   commands.push(futures('bob', ++ts, { side: 'sell', size: '0.1' }));
   commands.push(futures('carol', ++ts, { size: '0.2' }));
   commands.push(futures('dave', ++ts, { symbol: 'ETHUSDT', size: '1' }));
-  commands.push({
-    type: 'placeTpsl',
-    ts: ++ts,
-    uid: 'bob',
-    version: 'v2',
-    productType: 'USDT-FUTURES',
-    symbol: 'BTCUSDT',
-    marginCoin: 'USDT',
-    holdSide: 'short',
-    stpMode: 'none',
-    legs: [
-      {
-        kind: 'profit',
-        triggerPrice: '93000',
-        triggerType: 'mark_price',
-        executePrice: '',
-        size: '0.04',
-        clientOid: 'bob-tp',
-      },
-    ],
-  });
+  commands.push(
+    tpslCommand('bob', ++ts, 'short', {
+      kind: 'profit',
+      triggerPrice: '93000',
+      triggerType: 'mark_price',
+      size: '0.04',
+      clientOid: 'bob-tp',
+    }),
+  );
   // The dated contract: dave goes long before opening stops.
   tickUntil(T0 + 2 * MINUTE, 1_000);
   const dated = 'BTCUSDT1121';
@@ -119,25 +86,7 @@ function session(): Command[] {
   commands.push(futures('alice', ++ts, { symbol: dated, side: 'sell', size: '0.01' }));
   // Spot and margin: buy with quote, sell, and a margin buy that borrows.
   const spot = (uid: string, category: 'SPOT' | 'MARGIN', side: 'buy' | 'sell', qty: string) =>
-    commands.push({
-      type: 'placeSpotOrders',
-      ts: ++ts,
-      uid,
-      orders: [
-        {
-          symbol: 'BTCUSDT',
-          category,
-          side,
-          orderType: 'market',
-          force: 'gtc',
-          price: null,
-          qty,
-          clientOid: null,
-          stpMode: 'none',
-          isolated: false,
-        },
-      ],
-    });
+    commands.push({ type: 'placeSpotOrders', ts: ++ts, uid, orders: [spotOrder({ category, side, qty })] });
   spot('alice', 'SPOT', 'buy', '1000');
   spot('bob', 'SPOT', 'sell', '0.1');
   spot('dave', 'MARGIN', 'buy', '30000');

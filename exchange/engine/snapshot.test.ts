@@ -1,27 +1,23 @@
 import { describe, expect, it } from 'vitest';
+import { createAccountCommand, futuresOrder, placeOrdersCommand, T0 } from '../testing/engine-commands';
 import type { Command } from './commands';
 import { DEFAULT_CONTRACTS } from './contracts';
 import { Engine } from './engine';
 import { restoreSnapshot, takeSnapshot } from './snapshot';
 
 const options = { seed: 42, contracts: DEFAULT_CONTRACTS };
-const T0 = 1_700_000_000_000;
 
 /** A day in the life of the exchange: accounts, ticks of the simulated market, orders near the touch. */
 function commands(): Command[] {
   const list: Command[] = [];
   for (const uid of ['u1', 'u2']) {
-    list.push({
-      type: 'createAccount',
-      ts: T0,
-      uid,
-      kind: 'standard',
-      brokerUid: null,
-      label: uid,
-      posMode: uid === 'u1' ? 'one_way_mode' : 'hedge_mode',
-      balances: { USDT: '50000', BTC: '1' },
-      key: { apiKey: `k-${uid}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-    });
+    list.push(
+      createAccountCommand(uid, {
+        posMode: uid === 'u1' ? 'one_way_mode' : 'hedge_mode',
+        balances: { USDT: '50000', BTC: '1' },
+        apiKey: `k-${uid}`,
+      }),
+    );
   }
   let ts = T0;
   for (let step = 0; step < 400; step++) {
@@ -29,32 +25,20 @@ function commands(): Command[] {
     list.push({ type: 'tick', ts });
     if (step % 10 === 3) {
       const engineFree = step % 20 === 3;
-      list.push({
-        type: 'placeOrders',
-        ts,
-        uid: engineFree ? 'u1' : 'u2',
-        version: 'v2',
-        orders: [
-          {
-            symbol: 'BTCUSDT',
-            productType: 'USDT-FUTURES',
-            marginCoin: 'USDT',
-            marginMode: 'crossed',
+      list.push(
+        placeOrdersCommand(
+          engineFree ? 'u1' : 'u2',
+          ts,
+          futuresOrder({
             side: step % 40 < 20 ? 'buy' : 'sell',
             tradeSide: engineFree ? null : 'open',
-            posSide: null,
             orderType: step % 30 === 3 ? 'market' : 'limit',
-            force: 'gtc',
             price: step % 30 === 3 ? null : '95000',
             size: '0.01',
             clientOid: `c${step}`,
-            reduceOnly: false,
-            presetStopSurplusPrice: null,
-            presetStopLossPrice: null,
-            stpMode: 'none',
-          },
-        ],
-      });
+          }),
+        ),
+      );
     }
   }
   return list;

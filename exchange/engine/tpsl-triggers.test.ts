@@ -1,4 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import {
+  createAccountCommand,
+  futuresOrder,
+  placeOrdersCommand,
+  T0,
+  tpslCommand,
+} from '../testing/engine-commands';
 import type { Command, TpslLeg } from './commands';
 import { DEFAULT_CONTRACTS } from './contracts';
 import { Engine } from './engine';
@@ -6,74 +13,26 @@ import { restoreSnapshot, takeSnapshot } from './snapshot';
 import type { PlaceOrderInput } from './trading';
 
 const options = { seed: 7, contracts: DEFAULT_CONTRACTS };
-const T0 = 1_700_000_000_000;
 
+/** A crossed BTCUSDT limit order without a price unless given; side and size always given. */
 function order(fields: Partial<PlaceOrderInput> & Pick<PlaceOrderInput, 'side' | 'size'>): PlaceOrderInput {
-  return {
-    symbol: 'BTCUSDT',
-    productType: 'USDT-FUTURES',
-    marginCoin: 'USDT',
-    marginMode: 'crossed',
-    tradeSide: null,
-    posSide: null,
-    orderType: 'limit',
-    force: 'gtc',
-    price: null,
-    clientOid: null,
-    reduceOnly: false,
-    presetStopSurplusPrice: null,
-    presetStopLossPrice: null,
-    stpMode: 'none',
-    ...fields,
-  };
-}
-
-function place(uid: string, ts: number, ...orders: PlaceOrderInput[]): Command {
-  return { type: 'placeOrders', ts, uid, version: 'v2', orders };
+  return futuresOrder({ price: null, ...fields });
 }
 
 function tpsl(uid: string, ts: number, ...legs: Array<Partial<TpslLeg> & Pick<TpslLeg, 'kind'>>): Command {
-  return {
-    type: 'placeTpsl',
-    ts,
-    uid,
-    version: 'v2',
-    productType: 'USDT-FUTURES',
-    symbol: 'BTCUSDT',
-    marginCoin: 'USDT',
-    holdSide: 'long',
-    stpMode: 'none',
-    legs: legs.map((leg) => ({
-      triggerPrice: '',
-      triggerType: 'fill_price',
-      executePrice: '',
-      size: '',
-      clientOid: null,
-      ...leg,
-    })),
-  };
+  return tpslCommand(uid, ts, 'long', ...legs);
 }
 
 /** A paused market at 95000 where `trader` holds a 0.02 BTC long bought from `maker`. */
 function setUp(): Command[] {
   const list: Command[] = [];
   for (const uid of ['trader', 'maker', 'bidder', 'seller']) {
-    list.push({
-      type: 'createAccount',
-      ts: T0,
-      uid,
-      kind: 'standard',
-      brokerUid: null,
-      label: uid,
-      posMode: 'one_way_mode',
-      balances: { USDT: '100000' },
-      key: { apiKey: `k-${uid}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-    });
+    list.push(createAccountCommand(uid, { balances: { USDT: '100000' }, apiKey: `k-${uid}` }));
   }
   list.push({ type: 'setMarketPaused', ts: T0, paused: true });
   list.push({ type: 'setPrice', ts: T0, symbol: 'BTCUSDT', price: '95000' });
-  list.push(place('maker', T0 + 1, order({ side: 'sell', price: '95000', size: '0.02' })));
-  list.push(place('trader', T0 + 2, order({ side: 'buy', orderType: 'market', size: '0.02' })));
+  list.push(placeOrdersCommand('maker', T0 + 1, order({ side: 'sell', price: '95000', size: '0.02' })));
+  list.push(placeOrdersCommand('trader', T0 + 2, order({ side: 'buy', orderType: 'market', size: '0.02' })));
   return list;
 }
 
@@ -96,10 +55,12 @@ describe('take-profit and stop-loss triggers in the engine', () => {
         { kind: 'profit', triggerPrice: '96000' },
         { kind: 'loss', triggerPrice: '94000' },
       ),
-      place('bidder', T0 + 4, order({ side: 'buy', price: '96000', size: '0.03' })),
+      placeOrdersCommand('bidder', T0 + 4, order({ side: 'buy', price: '96000', size: '0.03' })),
     ]);
     expect(engine.state.plans.size).toBe(2);
-    run(engine, [place('seller', T0 + 5, order({ side: 'sell', price: '96000', size: '0.01' }))]);
+    run(engine, [
+      placeOrdersCommand('seller', T0 + 5, order({ side: 'sell', price: '96000', size: '0.01' })),
+    ]);
 
     const close = ordersOf(engine, 'trader').at(-1);
     expect(close).toMatchObject({
@@ -126,7 +87,7 @@ describe('take-profit and stop-loss triggers in the engine', () => {
         size: '0.005',
         triggerType: 'mark_price',
       }),
-      place('bidder', T0 + 4, order({ side: 'buy', price: '94000', size: '0.01' })),
+      placeOrdersCommand('bidder', T0 + 4, order({ side: 'buy', price: '94000', size: '0.01' })),
       { type: 'setPrice', ts: T0 + 5, symbol: 'BTCUSDT', price: '93990' },
     ]);
     expect(ordersOf(engine, 'trader').at(-1)).toMatchObject({
@@ -143,11 +104,11 @@ describe('take-profit and stop-loss triggers in the engine', () => {
       tpsl('trader', T0 + 3, { kind: 'profit', triggerPrice: '96000', size: '0.01' }),
       tpsl('trader', T0 + 4, { kind: 'profit', triggerPrice: '96500' }),
       tpsl('trader', T0 + 5, { kind: 'loss', triggerPrice: '94000', triggerType: 'mark_price' }),
-      place('bidder', T0 + 6, order({ side: 'buy', price: '96500', size: '0.05' })),
+      placeOrdersCommand('bidder', T0 + 6, order({ side: 'buy', price: '96500', size: '0.05' })),
     ];
     const after: Command[] = [
-      place('seller', T0 + 7, order({ side: 'sell', price: '96500', size: '0.01' })),
-      place('seller', T0 + 8, order({ side: 'sell', orderType: 'market', size: '0.01' })),
+      placeOrdersCommand('seller', T0 + 7, order({ side: 'sell', price: '96500', size: '0.01' })),
+      placeOrdersCommand('seller', T0 + 8, order({ side: 'sell', orderType: 'market', size: '0.01' })),
     ];
     const original = new Engine(options);
     run(original, before);

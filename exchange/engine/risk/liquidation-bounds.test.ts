@@ -2,11 +2,15 @@
 // check that a threshold that moved since, and an account that depends on two marks, still count.
 import { describe, expect, it } from 'vitest';
 import type { MarginMode } from '../../../shared/api/enums';
+import {
+  createAccountCommand,
+  futuresOrder,
+  marginAndLeverageCommands,
+  placeOrdersCommand,
+  T0,
+} from '../../testing/engine-commands';
 import { DEFAULT_CONTRACTS } from '../contracts';
 import { Engine } from '../engine';
-import type { PlaceOrderInput } from '../trading';
-
-const T0 = 1_700_000_000_000;
 
 class Scenario {
   readonly engine = new Engine({ seed: 5, contracts: DEFAULT_CONTRACTS });
@@ -23,70 +27,24 @@ class Scenario {
   }
 
   account(uid: string, usdt: string, symbol: string, marginMode: MarginMode, leverage: number): void {
-    this.engine.apply({
-      type: 'createAccount',
-      ts: this.ts,
-      uid,
-      kind: 'standard',
-      brokerUid: null,
-      label: '',
-      posMode: 'one_way_mode',
-      balances: { USDT: usdt },
-      key: { apiKey: `key-${uid}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-    });
+    this.engine.apply(createAccountCommand(uid, { ts: this.ts, label: '', balances: { USDT: usdt } }));
     this.settings(uid, symbol, marginMode, leverage);
   }
 
   settings(uid: string, symbol: string, marginMode: MarginMode, leverage: number): void {
-    const target = { uid, productType: 'USDT-FUTURES', symbol, marginCoin: 'USDT' } as const;
-    this.engine.apply({ type: 'setMarginMode', ts: this.ts, ...target, marginMode });
-    this.engine.apply({
-      type: 'setLeverage',
-      ts: this.ts,
-      ...target,
-      leverage,
-      longLeverage: null,
-      shortLeverage: null,
-      holdSide: null,
-    });
+    for (const command of marginAndLeverageCommands(uid, marginMode, leverage, { ts: this.ts, symbol })) {
+      this.engine.apply(command);
+    }
   }
 
   /** `buyer` buys `size` of `symbol` at `price` from a fresh crossed seller with plenty of margin. */
   buy(buyer: string, symbol: string, price: string, size: string): void {
     const seller = `seller-${this.ts}`;
     this.account(seller, '1000000', symbol, 'crossed', 5);
-    const order = (side: 'buy' | 'sell'): PlaceOrderInput => ({
-      symbol,
-      productType: 'USDT-FUTURES',
-      marginCoin: null,
-      marginMode: null,
-      side,
-      tradeSide: null,
-      posSide: null,
-      orderType: 'limit',
-      force: 'gtc',
-      price,
-      size,
-      clientOid: null,
-      reduceOnly: false,
-      presetStopSurplusPrice: null,
-      presetStopLossPrice: null,
-      stpMode: 'none',
-    });
-    const sold = this.engine.apply({
-      type: 'placeOrders',
-      ts: ++this.ts,
-      uid: seller,
-      version: 'v2',
-      orders: [order('sell')],
-    });
-    const bought = this.engine.apply({
-      type: 'placeOrders',
-      ts: ++this.ts,
-      uid: buyer,
-      version: 'v2',
-      orders: [order('buy')],
-    });
+    const order = (side: 'buy' | 'sell') =>
+      futuresOrder({ symbol, marginCoin: null, marginMode: null, side, price, size });
+    const sold = this.engine.apply(placeOrdersCommand(seller, ++this.ts, order('sell')));
+    const bought = this.engine.apply(placeOrdersCommand(buyer, ++this.ts, order('buy')));
     expect([...sold, ...bought].every((result) => result.ok)).toBe(true);
   }
 

@@ -1,42 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { createAccountCommand, spotOrder } from '../../testing/engine-commands';
 import type { Command } from '../commands';
 import { DEFAULT_CONTRACTS } from '../contracts';
 import { Engine } from '../engine';
 import { formatMoney } from '../money';
 import { restoreSnapshot, takeSnapshot } from '../snapshot';
 import { debtAt, interestFor } from './borrowing';
-import type { SpotOrderInput } from './spot-trading';
 
 const options = { seed: 7, contracts: DEFAULT_CONTRACTS };
 const T0 = Date.UTC(2024, 0, 1, 0, 10);
 const MINUTE = 60_000;
 
-function account(uid: string, balances: Record<string, string>, ts = T0): Command {
-  return {
-    type: 'createAccount',
-    ts,
-    uid,
-    kind: 'standard',
-    brokerUid: null,
-    label: uid,
-    posMode: 'one_way_mode',
-    balances,
-    key: { apiKey: `k-${uid}`, secretKey: 's', passphrase: 'p', permissions: ['read', 'trade'] },
-  };
-}
-
-function order(input: Partial<SpotOrderInput> & Pick<SpotOrderInput, 'side' | 'qty'>): SpotOrderInput {
-  return {
-    symbol: 'BTCUSDT',
-    category: 'SPOT',
-    orderType: 'market',
-    force: 'gtc',
-    price: null,
-    clientOid: null,
-    stpMode: 'none',
-    isolated: false,
-    ...input,
-  };
+function account(uid: string, balances: Record<string, string>): Command {
+  return createAccountCommand(uid, { ts: T0, balances, apiKey: `k-${uid}` });
 }
 
 describe('margin interest', () => {
@@ -77,9 +53,9 @@ function liveDay(): Command[] {
         ts,
         uid: margin ? 'b' : 'a',
         orders: [
-          order({ category: margin ? 'MARGIN' : 'SPOT', side: 'buy', qty: '3000' }),
-          order({ side: 'sell', orderType: 'limit', price: '95100', qty: '0.01', force: 'gtc' }),
-          order({ category: margin ? 'MARGIN' : 'SPOT', symbol: 'ETHUSDT', side: 'sell', qty: '0.5' }),
+          spotOrder({ category: margin ? 'MARGIN' : 'SPOT', side: 'buy', qty: '3000' }),
+          spotOrder({ side: 'sell', orderType: 'limit', price: '95100', qty: '0.01', force: 'gtc' }),
+          spotOrder({ category: margin ? 'MARGIN' : 'SPOT', symbol: 'ETHUSDT', side: 'sell', qty: '0.5' }),
         ],
       });
     }
@@ -118,7 +94,7 @@ describe('spot state across snapshots and replays', () => {
         type: 'placeSpotOrders',
         ts: T0 + 400_000,
         uid: 'a',
-        orders: [order({ side: 'buy', orderType: 'limit', price: '10000', qty: '0.001' })],
+        orders: [spotOrder({ side: 'buy', orderType: 'limit', price: '10000', qty: '0.001' })],
       },
     ]);
     const restored = restoreSnapshot(options, JSON.parse(JSON.stringify(takeSnapshot(original))));
