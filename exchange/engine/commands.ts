@@ -124,3 +124,17 @@ export interface ListContractCommand {
   deliveryStartTime: number | null;
   deliveryTime: number;
 }
+
+/**
+ * Whether a command can move index and mark prices: simulated time, admin price moves and the
+ * exchange's own commands (those of no account). A trader's order moves the last price only,
+ * which the mark takes up at the next tick.
+ */
+export function movesMarks(command: Command): boolean {
+  return (
+    command.type === 'tick' ||
+    command.type === 'setPrice' ||
+    command.type === 'setMarketPaused' ||
+    !('uid' in command)
+  );
+}

@@ -6,6 +6,7 @@ import type {
   PlaceTpslCommand,
   SetLeverageCommand,
 } from './commands';
+import { movesMarks } from './commands';
 import type { ContractSpec } from './contracts';
 import { categoryOfCoin } from './categories';
 import { attachLoan, deposit, type DepositResult, type LoanResult } from './deposits';
@@ -118,7 +119,7 @@ export class Engine {
     this.state.clock = command.ts;
     const result = this.dispatch(command) as ResultOf<C>;
     // Dated contracts follow the clock: index average, delivery, the next quarterly listing.
-    this.deliveries.advance(command.ts);
+    this.deliveries.advance(command.ts, movesMarks(command));
     // Take-profits and stop-losses fire once the command's own matching is over.
     this.triggers.settle(command.ts);
     this.liquidations.settle(command, command.ts);

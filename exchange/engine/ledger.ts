@@ -15,6 +15,8 @@ export interface BalanceChange {
   readonly fee: bigint;
 }
 
+const NO_ACCOUNTS: ReadonlySet<Account> = new Set();
+
 /** The one way a balance changes: it moves and leaves a financial record. */
 export class Ledger {
   /** Accounts whose balance moved since the last takeChangedAccounts(). */
@@ -23,7 +25,8 @@ export class Ledger {
   constructor(private nextRecordId: number) {}
 
   /** The accounts whose balance moved since the last call, for checks that follow every change. */
-  takeChangedAccounts(): Set<Account> {
+  takeChangedAccounts(): ReadonlySet<Account> {
+    if (this.changed.size === 0) return NO_ACCOUNTS;
     const changed = this.changed;
     this.changed = new Set();
     return changed;

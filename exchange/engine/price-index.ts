@@ -90,11 +90,19 @@ export class PriceIndex {
 }
 
 /** Index units per tick of a contract: priceEndStep x 10^(INDEX_DECIMALS - pricePlace). */
+const UNITS_PER_TICK = new WeakMap<ContractSpec, number>();
+
 export function unitsPerTick(contract: ContractSpec): number {
-  if (contract.pricePlace > INDEX_DECIMALS) {
-    throw new Error(`${contract.symbol} prices are finer than the index's ${INDEX_DECIMALS} decimals`);
+  // Asked on every command for every dated contract: worked out once per contract.
+  let units = UNITS_PER_TICK.get(contract);
+  if (units === undefined) {
+    if (contract.pricePlace > INDEX_DECIMALS) {
+      throw new Error(`${contract.symbol} prices are finer than the index's ${INDEX_DECIMALS} decimals`);
+    }
+    units = contract.priceEndStep * 10 ** (INDEX_DECIMALS - contract.pricePlace);
+    UNITS_PER_TICK.set(contract, units);
   }
-  return contract.priceEndStep * 10 ** (INDEX_DECIMALS - contract.pricePlace);
+  return units;
 }
 
 export function indexUnitsToTicks(units: number, contract: ContractSpec): number {

@@ -1,4 +1,4 @@
-import type { Command } from '../commands';
+import { movesMarks, type Command } from '../commands';
 import type { EngineState, Market } from '../state';
 import type { Trading } from '../trading';
 import { unrealizedPnl } from '../positions';
@@ -50,7 +50,13 @@ export class Liquidations {
    */
   private readonly bounds = new Map<
     string,
-    { highestLong: number; lowestShort: number; unbounded: Set<Account> }
+    {
+      highestLong: number;
+      lowestShort: number;
+      unbounded: Set<Account>;
+      /** Accounts checked since, whose thresholds are folded in at the symbol's next mark move. */
+      pending: Set<Account>;
+    }
   >();
 
   constructor(
@@ -62,25 +68,30 @@ export class Liquidations {
 
   settle(command: Command, ts: number): void {
     const state = this.state;
-    // Only the mark moves a margin ratio; a trade moves the balances of its accounts (below).
-    const dirtySymbols = new Set<string>();
-    for (const market of state.markets.values()) {
+    // Only the mark moves a margin ratio; a trade moves the balances of its accounts (below). Most
+    // commands change neither, so nothing is allocated until something did.
+    let dirtySymbols: Set<string> | null = null;
+    const everything = !('uid' in command) && !MARKET_COMMANDS.has(command.type);
+    for (const market of movesMarks(command) ? state.markets.values() : []) {
       const symbol = market.contract.symbol;
       if (this.checkedMarks.get(symbol) !== market.sim.markPrice) {
-        dirtySymbols.add(symbol);
+        (dirtySymbols ??= new Set()).add(symbol);
         this.checkedMarks.set(symbol, market.sim.markPrice);
       }
     }
-    const everything = !('uid' in command) && !MARKET_COMMANDS.has(command.type);
+    const changed = state.ledger.takeChangedAccounts();
+    if (dirtySymbols === null && changed.size === 0 && !everything && command.type !== 'setLeverage') return;
+    // A margin ratio moves with the balance (fills, fees, funding: all through the ledger), and with
+    // a leverage change, which re-sizes isolated margins without a record.
     const dirtyAccounts = new Set<Account>();
-    if ('uid' in command) {
+    if (command.type === 'setLeverage') {
       const account = state.accounts.get(command.uid);
-      if (account !== undefined) dirtyAccounts.add(account);
+      if (account !== undefined && account.positions.size > 0) dirtyAccounts.add(account);
     }
-    // Balances changed (fees, PnL, funding): the accounts the ledger moved since the last check.
-    for (const account of state.ledger.takeChangedAccounts()) {
+    for (const account of changed) {
       if (account.positions.size > 0) dirtyAccounts.add(account);
     }
+    dirtySymbols ??= new Set();
     if (dirtySymbols.size === 0 && dirtyAccounts.size === 0 && !everything) return;
 
     // A symbol whose mark stays clear of every threshold seen needs no look at its positions, but
@@ -91,15 +102,29 @@ export class Liquidations {
       const symbol = market.contract.symbol;
       if (!everything && !dirtySymbols.has(symbol)) continue;
       const bounds = this.bounds.get(symbol);
+      if (bounds !== undefined && bounds.pending.size > 0) {
+        for (const account of bounds.pending) {
+          for (const position of account.positions.values()) {
+            if (position.symbol === symbol)
+              this.widen(account, position, this.thresholdOf(account, position));
+          }
+        }
+        bounds.pending.clear();
+      }
       const mark = market.sim.markPrice;
       if (!everything && bounds !== undefined && mark > bounds.highestLong && mark < bounds.lowestShort) {
         for (const account of bounds.unbounded) candidates.add(account);
         continue;
       }
       scanned.add(symbol);
-      this.bounds.set(symbol, { highestLong: -Infinity, lowestShort: Infinity, unbounded: new Set() });
+      this.bounds.set(symbol, {
+        highestLong: -Infinity,
+        lowestShort: Infinity,
+        unbounded: new Set(),
+        pending: new Set(),
+      });
     }
-    for (const position of state.positions.values()) {
+    for (const position of scanned.size === 0 ? [] : state.positions.values()) {
       if (!scanned.has(position.symbol)) continue;
       const account = state.accounts.get(position.uid);
       if (account === undefined) continue;
@@ -115,10 +140,11 @@ export class Liquidations {
       const whole = everything || dirtyAccounts.has(account);
       this.checkAccount(account, whole ? null : dirtySymbols, ts);
     }
-    // What changed in the accounts checked whole widens the bounds of their symbols.
+    // What changed in the accounts checked whole widens the bounds of their symbols, when the
+    // symbol's mark next moves.
     for (const account of dirtyAccounts) {
       for (const position of account.positions.values()) {
-        this.widen(account, position, this.thresholdOf(account, position));
+        this.bounds.get(position.symbol)?.pending.add(account);
       }
     }
   }
