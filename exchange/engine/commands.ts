@@ -1,4 +1,5 @@
 import type {
+  Category,
   DepositAccountType,
   HoldSide,
   MarginMode,
@@ -22,6 +23,7 @@ export type Command =
   | { type: 'placeOrders'; ts: number; uid: string; version: 'v2' | 'v3'; orders: PlaceOrderInput[] }
   | { type: 'placeSpotOrders'; ts: number; uid: string; orders: SpotOrderInput[] }
   | CancelOrdersCommand
+  | CancelOrderV3Command
   | SetLeverageCommand
   | { type: 'setPositionMode'; ts: number; uid: string; productType: ProductType; posMode: PosMode }
   | {
@@ -73,6 +75,17 @@ export interface CancelOrdersCommand {
   marginCoin: string | null;
   /** null cancels every open order of the product type (and symbol, when given). */
   targets: Array<{ orderId: string | null; clientOid: string | null }> | null;
+}
+
+/** The unified account's cancel of one order, futures or spot; category and symbol must match. */
+export interface CancelOrderV3Command {
+  type: 'cancelOrderV3';
+  ts: number;
+  uid: string;
+  orderId: string | null;
+  clientOid: string | null;
+  category: Category | null;
+  symbol: string | null;
 }
 
 export interface SetLeverageCommand {

@@ -1,5 +1,6 @@
 import type { HoldSide, PosMode, ProductType } from '../../shared/api/enums';
 import type {
+  CancelOrderV3Command,
   CancelOrdersCommand,
   Command,
   CreateAccountCommand,
@@ -61,6 +62,7 @@ export interface CommandResults {
   placeOrders: PlaceItemResult[];
   placeSpotOrders: PlaceItemResult[];
   cancelOrders: CancelItemResult[];
+  cancelOrderV3: { orderId: string; clientOid: string };
   setLeverage: LeverageResult;
   setPositionMode: { posMode: PosMode };
   setMarginMode: LeverageResult;
@@ -141,6 +143,8 @@ export class Engine {
         return this.placeSpotOrders(command.uid, command.orders, command.ts);
       case 'cancelOrders':
         return this.cancelOrders(command);
+      case 'cancelOrderV3':
+        return this.cancelOrderV3(command);
       case 'setLeverage':
         return this.setLeverage(command);
       case 'setPositionMode': {
@@ -291,6 +295,38 @@ export class Engine {
         return { ok: false, clientOid: input.clientOid, code: error.code, msg: error.msg };
       }
     });
+  }
+
+  private cancelOrderV3(command: CancelOrderV3Command): { orderId: string; clientOid: string } {
+    const account = this.account(command.uid);
+    const { orderId, clientOid, category, symbol } = command;
+    const spotOrder = this.spot.findOrder(account, orderId, clientOid);
+    const futures = spotOrder === undefined ? this.findOrder(account, orderId, clientOid) : undefined;
+    const order = spotOrder ?? futures;
+    const orderCategory = spotOrder?.category ?? futures?.productType;
+    if (
+      order === undefined ||
+      (category !== null && category !== orderCategory) ||
+      (symbol !== null && symbol !== order.symbol)
+    ) {
+      throw EngineError.of('orderNotExistV3');
+    }
+    if (order.status !== 'live' && order.status !== 'partially_filled') {
+      throw EngineError.detailed(
+        'orderNotExistV3',
+        `Order does not exist among open orders (status ${order.status})`,
+      );
+    }
+    if (spotOrder !== undefined) {
+      this.spot.cancel(spotOrder, command.ts);
+      return { orderId: String(spotOrder.id), clientOid: spotOrder.clientOid };
+    }
+    if (futures === undefined) throw EngineError.of('orderNotExistV3');
+    const market = this.state.market(futures.symbol);
+    const refusal = market === undefined ? null : cancelRefusal(market.contract, command.ts);
+    if (refusal !== null) throw refusal;
+    this.trading.cancel(futures, 'normal_cancel', command.ts);
+    return { orderId: String(futures.id), clientOid: futures.clientOid };
   }
 
   private cancelOrders(command: CancelOrdersCommand): CancelItemResult[] {

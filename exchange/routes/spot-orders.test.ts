@@ -1,7 +1,7 @@
 // E2 with category SPOT and MARGIN against a real paper exchange whose simulated market is paused:
-// only the test's accounts trade, at exact prices. Spot orders have no cancel endpoint in this API
-// (E3 cancels futures only), so every test leaves the book as it found it: makers rest exactly what
-// the taker takes, and resting orders stay far below the market.
+// only the test's accounts trade, at exact prices. Every test leaves the book as it found it: makers
+// rest exactly what the taker takes, and resting orders stay far below the market (the cancel of a
+// spot order, C5, has tests of its own).
 import { describe, expect, it } from 'vitest';
 import { financialRecords, maxTransferable, placeBatchV3 } from '../../shared/api/endpoints';
 import { orderDetail } from '../testing/account-reads';

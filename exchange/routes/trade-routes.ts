@@ -7,6 +7,7 @@ import {
   batchCancelOrders,
   batchOrderItemSchema,
   batchPlaceOrder,
+  cancelOrderV3,
   orderInfo,
   ordersPending,
   placeBatchV3,
@@ -312,6 +313,25 @@ export function registerTradeRoutes({ app, service, deps }: RouteContext): void 
     ({ params, key }) => {
       const account = accountOf(service, key);
       return engineCall('v2', () => service.read(() => service.views.pendingOrders(account, params)));
+    },
+    deps,
+  );
+
+  registerEndpoint(
+    app,
+    cancelOrderV3,
+    ({ params, key }) => {
+      const account = accountOf(service, key);
+      return engineCall('v3', () =>
+        service.execute({
+          type: 'cancelOrderV3',
+          uid: account.uid,
+          orderId: params.orderId ?? null,
+          clientOid: params.clientOid ?? null,
+          category: params.category ?? null,
+          symbol: params.symbol ?? null,
+        }),
+      );
     },
     deps,
   );

@@ -7,6 +7,7 @@ import {
   allPosition,
   batchCancelOrders,
   batchPlaceOrder,
+  cancelOrderV3,
   contracts,
   depositAccount,
   ENDPOINTS,
@@ -148,6 +149,28 @@ describe('every endpoint through the signed client', () => {
 
     const fills = await publicCall()(fillsHistory, { symbol: 'BTCUSDT', productType: 'USDT-FUTURES' });
     expect(fills[0]).toMatchObject({ price: '95000', size: '0.01', side: 'buy', symbol: 'BTCUSDT' });
+  });
+
+  it('cancels a resting spot order of the unified account (E2 SPOT, C5)', async () => {
+    const trader = await newTrader({ balances: { USDT: '1000' } });
+    const [placed] = await trader.call(placeBatchV3, [
+      {
+        category: 'SPOT',
+        symbol: 'BTCUSDT',
+        side: 'buy',
+        orderType: 'limit',
+        price: '50000',
+        qty: '0.001',
+        clientOid: 'spot-far-bid',
+      },
+    ]);
+    expect(placed).toMatchObject({ clientOid: 'spot-far-bid', code: '00000' });
+    const cancelled = await trader.call(cancelOrderV3, { clientOid: 'spot-far-bid' });
+    expect(cancelled).toEqual({ orderId: placed?.orderId, clientOid: 'spot-far-bid' });
+    expect(await trader.call(orderInfo, { clientOid: 'spot-far-bid' })).toMatchObject({
+      category: 'SPOT',
+      orderStatus: 'cancelled',
+    });
   });
 
   it('manages a position: lists it, sets TP/SL both ways, closes it and finds it in the history (E4, E7, E8, E9)', async () => {

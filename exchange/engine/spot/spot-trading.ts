@@ -148,6 +148,11 @@ export class SpotTrading {
     return order;
   }
 
+  /** Cancels an open order at the trader's request; its reservation is released. */
+  cancel(order: SpotOrder, ts: number): void {
+    this.finish(order, 'cancelled', 'normal_cancel', ts);
+  }
+
   /** An account's spot order by id (which prevails) or clientOid. */
   findOrder(account: Account, orderId: string | null, clientOid: string | null): SpotOrder | undefined {
     const orders = this.state.spot.orders;

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from './index';
 
 describe('ENDPOINTS', () => {
-  it('lists E1..E18 then C1..C4, once each', () => {
+  it('lists E1..E18 then C1..C5, once each', () => {
     const expected = [
       ...Array.from({ length: 18 }, (_, index) => `E${index + 1}`),
-      ...Array.from({ length: 4 }, (_, index) => `C${index + 1}`),
+      ...Array.from({ length: 5 }, (_, index) => `C${index + 1}`),
     ];
     expect(ENDPOINTS.map((endpoint) => endpoint.id)).toEqual(expected);
     expect(new Set(ENDPOINTS.map((endpoint) => `${endpoint.method} ${endpoint.path}`)).size).toBe(
@@ -81,11 +81,12 @@ describe('ENDPOINTS', () => {
       C2: 20,
       C3: 5,
       C4: 5,
+      C5: 10,
     });
   });
 
   it('uses GET for queries and POST for changes', () => {
     const posts = ENDPOINTS.filter((endpoint) => endpoint.method === 'POST').map((endpoint) => endpoint.id);
-    expect(posts).toEqual(['E1', 'E2', 'E3', 'E8', 'E9', 'E12', 'E16', 'C3', 'C4']);
+    expect(posts).toEqual(['E1', 'E2', 'E3', 'E8', 'E9', 'E12', 'E16', 'C3', 'C4', 'C5']);
   });
 });

@@ -21,6 +21,7 @@ import { serverTime } from './c01-server-time';
 import { contracts } from './c02-contracts';
 import { setPositionMode } from './c03-set-position-mode';
 import { setMarginMode } from './c04-set-margin-mode';
+import { cancelOrderV3 } from './c05-cancel-order-v3';
 
 export * from './e01-batch-place-order';
 export * from './e02-place-batch-v3';
@@ -44,9 +45,10 @@ export * from './c01-server-time';
 export * from './c02-contracts';
 export * from './c03-set-position-mode';
 export * from './c04-set-margin-mode';
+export * from './c05-cancel-order-v3';
 export * from './parse-request';
 
-/** Every endpoint: the spec's E1..E18, then the companions C1..C4. */
+/** Every endpoint: the spec's E1..E18, then the companions C1..C5. */
 export const ENDPOINTS: readonly EndpointDefinition[] = [
   batchPlaceOrder,
   placeBatchV3,
@@ -70,4 +72,5 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   contracts,
   setPositionMode,
   setMarginMode,
+  cancelOrderV3,
 ];
