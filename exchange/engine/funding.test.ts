@@ -171,11 +171,13 @@ describe('funding settlement', () => {
     expect(
       engine
         .account('bob')
-        .records.slice(-2)
+        .records.slice(-3)
         .map((record) => [record.type, formatMoney(record.amount), formatMoney(record.fee)]),
     ).toEqual([
       ['CONTRACT_MAIN_SETTLE_FEE_USER_OUT', '-660', '0'],
       ['BURST_SHORT_LOSS_QUERY', '0', '-60'],
+      // The 80 the margin still held goes to the insurance fund: the position cost its 800 margin.
+      ['RISK_CAPTITAL_USER_TRANSFER', '-80', '0'],
     ]);
   });
 

@@ -156,10 +156,12 @@ describe('isolated, linear (BTCUSDT)', () => {
         closeFee: '-5.1537',
       },
     ]);
-    // The loss (910.5 + 5.1537) is within the 950 margin: no insurance payment.
+    // The loss (910.5 + 5.1537) is within the 950 margin: no insurance payment; what the margin
+    // had left (950 - 915.6537 = 34.3463) goes to the insurance fund, so the position cost its margin.
     expect(await records(long)).toEqual([
       { type: 'OPEN_LONG', amount: '0', fee: '-5.7', balance: '994.3' },
       { type: 'BURST_LONG_LOSS_QUERY', amount: '-910.5', fee: '-5.1537', balance: '78.6463' },
+      { type: 'RISK_CAPTITAL_USER_TRANSFER', amount: '-34.3463', fee: '0', balance: '44.3' },
     ]);
     expect(await positionsOf(short)).toMatchObject([{ holdSide: 'short', total: '0.1' }]);
 
@@ -206,6 +208,8 @@ describe('crossed, linear (BTCUSDT)', () => {
       { type: 'OPEN_LONG', amount: '0', fee: '-5.7', balance: '994.3' },
       // 0.1 x (85450 - 95000); fee 8545 x 0.0006
       { type: 'BURST_LONG_LOSS_QUERY', amount: '-955', fee: '-5.127', balance: '34.173' },
+      // The crossed equity left goes to the insurance fund.
+      { type: 'RISK_CAPTITAL_USER_TRANSFER', amount: '-34.173', fee: '0', balance: '0' },
     ]);
     expect(await positionsOf(rich)).toMatchObject([{ total: '0.1' }]);
   });
@@ -236,6 +240,8 @@ describe('isolated, inverse (BTCUSD)', () => {
       { type: 'OPEN_LONG', amount: '0', fee: '-0.0006', balance: '0.9994' },
       // 1 x (86760 - 95000) / 86760 = -0.09497464...; fee 1 BTC x 0.0006
       { type: 'BURST_LONG_LOSS_QUERY', amount: '-0.09497464', fee: '-0.0006', balance: '0.90382536' },
+      // The 0.1 BTC margin is lost: 0.90382536 - (0.9994 - 0.1) goes to the insurance fund.
+      { type: 'RISK_CAPTITAL_USER_TRANSFER', amount: '-0.00442536', fee: '0', balance: '0.8994' },
     ]);
   });
 });

@@ -314,6 +314,7 @@ export class Liquidations {
     const floor = before - position.margin > 0n ? before - position.margin : 0n;
     this.coverShortfall(account, market, coin, before + this.closingChange(position, market), floor, ts);
     this.close(account, position, market, ts);
+    this.forfeitRemainder(account, market, coin, floor, ts);
   }
 
   private liquidateCrossed(account: Account, coin: string, ts: number): void {
@@ -335,6 +336,7 @@ export class Liquidations {
     this.coverShortfall(account, this.state.market(first.symbol) as Market, coin, after, floor, ts);
     for (const position of positions)
       this.close(account, position, this.state.market(position.symbol) as Market, ts);
+    this.forfeitRemainder(account, this.state.market(first.symbol) as Market, coin, floor, ts);
   }
 
   /** The balance change of closing a whole position at the mark with the taker fee. */
@@ -381,6 +383,29 @@ export class Liquidations {
         coin,
         type: 'RISK_CAPTITAL_USER_TRANSFER',
         amount: floor - projected,
+        fee: 0n,
+      },
+      ts,
+    );
+  }
+
+  /**
+   * What a liquidated position leaves above `floor` goes to the insurance fund: "after the
+   * liquidation is triggered and completed, if the remaining assets in the account are positive,
+   * the risk margin will be injected" (https://bitget.site/support/articles/360058878652). An
+   * isolated position thus loses exactly its margin, a crossed account its crossed equity.
+   */
+  private forfeitRemainder(account: Account, market: Market, coin: string, floor: bigint, ts: number): void {
+    const balance = account.balances.get(coin) ?? 0n;
+    if (balance <= floor) return;
+    this.state.ledger.apply(
+      account,
+      {
+        category: market.contract.productType,
+        symbol: market.contract.symbol,
+        coin,
+        type: 'RISK_CAPTITAL_USER_TRANSFER',
+        amount: floor - balance,
         fee: 0n,
       },
       ts,
