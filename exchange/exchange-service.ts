@@ -6,6 +6,7 @@ import { DEFAULT_CONTRACTS, type ContractSpec } from './engine/contracts';
 import { Engine, type CommandResults } from './engine/engine';
 import { EngineError } from './engine/errors';
 import { restoreSnapshot, takeSnapshot } from './engine/snapshot';
+import { MarketViews } from './engine/market-views';
 import { Views } from './engine/views';
 import { Journal, type JournalStats } from './journal/journal';
 
@@ -36,6 +37,7 @@ interface Meta {
  */
 export class ExchangeService {
   readonly views: Views;
+  readonly marketViews: MarketViews;
   private halted: Error | null = null;
   private commandsSinceSnapshot = 0;
   private lastSnapshotAt: number;
@@ -50,6 +52,7 @@ export class ExchangeService {
     private readonly now: () => number,
   ) {
     this.views = new Views(engine);
+    this.marketViews = new MarketViews(engine);
     this.lastSnapshotAt = now();
   }
 

@@ -6,6 +6,7 @@ import { datedSymbol, nextQuarterlyDelivery } from './delivery-schedule';
 import { Engine, type PlaceItemResult } from './engine';
 import { restoreSnapshot, takeSnapshot } from './snapshot';
 import type { PlaceOrderInput } from './trading';
+import { MarketViews } from './market-views';
 import { Views } from './views';
 
 const options = { seed: 11, contracts: DEFAULT_CONTRACTS };
@@ -83,7 +84,7 @@ describe('quarterly delivery times', () => {
   it('are listed on a fresh exchange, one per margin type, and the next one when one delivers', () => {
     const engine = new Engine(options);
     engine.apply({ type: 'setMarketPaused', ts: T0, paused: true });
-    const views = new Views(engine);
+    const marketViews = new MarketViews(engine);
     // T0 is 2023-11-14: the current quarter delivers on Friday 2023-12-29 at 08:00 UTC.
     const december = Date.UTC(2023, 11, 29, 8);
     const expected = [
@@ -92,7 +93,7 @@ describe('quarterly delivery times', () => {
       ['COIN-FUTURES', 'BTCUSD1229', 'BTC'],
     ] as const;
     for (const [productType, symbol, marginCoin] of expected) {
-      const dated = views.contracts(productType, symbol)[0];
+      const dated = marketViews.contracts(productType, symbol)[0];
       expect(dated).toMatchObject({
         symbol,
         symbolType: 'delivery',
@@ -105,13 +106,13 @@ describe('quarterly delivery times', () => {
       });
     }
     // Coin-margined delivery futures trade at 1-50x.
-    expect(views.contracts('COIN-FUTURES', 'BTCUSD1229')[0]?.maxLever).toBe('50');
+    expect(marketViews.contracts('COIN-FUTURES', 'BTCUSD1229')[0]?.maxLever).toBe('50');
     engine.apply({ type: 'tick', ts: december - 60_000 });
-    expect(views.tickers('USDT-FUTURES').find((t) => t.symbol === 'BTCUSDT1229')?.deliveryStatus).toBe(
+    expect(marketViews.tickers('USDT-FUTURES').find((t) => t.symbol === 'BTCUSDT1229')?.deliveryStatus).toBe(
       'delivery_before',
     );
     engine.apply({ type: 'tick', ts: december });
-    const symbols = views.tickers('USDT-FUTURES').map((ticker) => ticker.symbol);
+    const symbols = marketViews.tickers('USDT-FUTURES').map((ticker) => ticker.symbol);
     // Delivered and gone; March 29, 2024 is the last Friday of the next quarter.
     expect(symbols).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BTCUSDT0329']);
   });
@@ -121,10 +122,10 @@ describe('a dated contract listed with near times', () => {
   it('walks through the four states, refusing what each forbids', () => {
     const engine = new Engine(options);
     run(engine, lifeOfAContract().slice(0, 5));
-    const views = new Views(engine);
+    const marketViews = new MarketViews(engine);
     const status = () =>
-      views.tickers('USDT-FUTURES').find((t) => t.symbol === 'BTCUSDT1114')?.deliveryStatus;
-    const contract = () => views.contracts('USDT-FUTURES', 'BTCUSDT1114')[0];
+      marketViews.tickers('USDT-FUTURES').find((t) => t.symbol === 'BTCUSDT1114')?.deliveryStatus;
+    const contract = () => marketViews.contracts('USDT-FUTURES', 'BTCUSDT1114')[0];
     expect(status()).toBe('delivery_config_period');
     expect(contract()).toMatchObject({
       symbolStatus: 'listed',
@@ -188,8 +189,8 @@ describe('a dated contract listed with near times', () => {
 
     engine.apply({ type: 'tick', ts: DELIVERY });
     expect(aliceAccount.openOrders.size).toBe(0);
-    expect(views.tickers('USDT-FUTURES').map((t) => t.symbol)).not.toContain('BTCUSDT1114');
-    expect(() => views.contracts('USDT-FUTURES', 'BTCUSDT1114')).toThrow(/40034/);
+    expect(marketViews.tickers('USDT-FUTURES').map((t) => t.symbol)).not.toContain('BTCUSDT1114');
+    expect(() => marketViews.contracts('USDT-FUTURES', 'BTCUSDT1114')).toThrow(/40034/);
     expect(place(engine, 'alice', DELIVERY, order('BTCUSDT1114', {}))).toMatchObject({
       ok: false,
       code: '40309',

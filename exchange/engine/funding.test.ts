@@ -15,6 +15,7 @@ import { FUNDING_IN, FUNDING_OUT } from './funding';
 import { formatMoney } from './money';
 import { restoreSnapshot, takeSnapshot } from './snapshot';
 import type { PlaceOrderInput } from './trading';
+import { MarketViews } from './market-views';
 import { Views } from './views';
 
 const EIGHT_HOURS = 8 * 3_600_000;
@@ -77,7 +78,7 @@ function fundingRecords(engine: Engine, uid: string, category: ProductType) {
 
 function ticker(engine: Engine, symbol: string) {
   const { productType } = SYMBOLS[symbol] as { productType: ProductType };
-  return new Views(engine).tickers(productType).find((item) => item.symbol === symbol);
+  return new MarketViews(engine).tickers(productType).find((item) => item.symbol === symbol);
 }
 
 describe('funding settlement', () => {
@@ -271,11 +272,11 @@ describe('index and mark prices', () => {
     expect(engine.state.indexOf('BTC')).toEqual({ coin: 'BTC', units: 12_000_000_000_000, decimals: 8 });
     // Other coins stay where they were.
     expect(ticker(engine, 'BTCUSDT')).toBeDefined();
-    expect(new Views(engine).tickers('USDT-FUTURES').find((item) => item.symbol === 'ETHUSDT')).toMatchObject(
-      {
-        indexPrice: '3400',
-      },
-    );
+    expect(
+      new MarketViews(engine).tickers('USDT-FUTURES').find((item) => item.symbol === 'ETHUSDT'),
+    ).toMatchObject({
+      indexPrice: '3400',
+    });
   });
 
   it('keeps BTCUSD and BTCPERP on the BTCUSDT index while the market runs', () => {

@@ -1,6 +1,4 @@
-import type { DeliveryStatus, ProductType, RecordCategory } from '../../shared/api/enums';
-import { BUY, SELL } from './book/order-book';
-import { lotSize, tickSize } from './contracts';
+import type { ProductType, RecordCategory } from '../../shared/api/enums';
 import { EngineError } from './errors';
 import { formatMoney, formatScaled } from './money';
 import { averagePrice, lotsText, priceText, unrealizedPnl } from './positions';
@@ -16,16 +14,13 @@ import type {
   SubaccountFutureAsset,
 } from '../../shared/api/endpoints';
 import { maxTransferableView, spotOrderInfo } from './spot/spot-views';
-import { depthScales, mergeLevels, resolveDepthRequest } from '../market/merge-depth';
-import { settledRatePpm } from './funding-rate';
 import { breakEvenTicksLots, RiskCalculator, ticksText } from './risk/position-risk';
-import { deliveryFields, isDelivered, symbolStatusOf } from './delivery-schedule';
+import { timeWindow } from './time-window';
 
 const DAY_MS = 86_400_000;
 
-/** Read-only answers of the API, built from the engine's state with the API's field names. */
+/** The account answers of the API (positions, orders, records, assets), from the engine's state. */
 export class Views {
-  private tickerCache = new Map<ProductType, { version: number; clock: number; data: TickerView[] }>();
   private readonly risk: RiskCalculator;
 
   constructor(private readonly engine: Engine) {
@@ -34,170 +29,6 @@ export class Views {
 
   private get state(): EngineState {
     return this.engine.state;
-  }
-
-  private marketsOf(productType: ProductType): Market[] {
-    // A delivered contract is off: gone from contracts and tickers, as on the live exchange.
-    return [...this.state.markets.values()].filter(
-      (market) =>
-        market.contract.productType === productType && !isDelivered(market.contract, this.state.clock),
-    );
-  }
-
-  contracts(productType: ProductType, symbol: string | undefined): ContractView[] {
-    const markets = this.marketsOf(productType).filter(
-      (market) => symbol === undefined || market.contract.symbol === symbol,
-    );
-    if (symbol !== undefined && markets.length === 0) {
-      throw EngineError.detailed(
-        'symbolNotExistV2',
-        `Parameter symbol ${symbol} does not exist in ${productType}`,
-      );
-    }
-    return markets.map(({ contract }) => ({
-      symbol: contract.symbol,
-      productType: contract.productType,
-      baseCoin: contract.baseCoin,
-      quoteCoin: contract.quoteCoin,
-      supportMarginCoins: [contract.marginCoin],
-      pricePlace: String(contract.pricePlace),
-      priceEndStep: String(contract.priceEndStep),
-      volumePlace: String(contract.volumePlace),
-      sizeMultiplier: lotSize(contract),
-      minTradeNum: formatScaled(contract.minTradeLots, contract.volumePlace),
-      minTradeUSDT: contract.minTradeUSDT,
-      maxLever: String(contract.maxLever),
-      minLever: String(contract.minLever),
-      makerFeeRate: formatScaled(contract.makerFeePpm, 6),
-      takerFeeRate: formatScaled(contract.takerFeePpm, 6),
-      fundInterval: String(contract.fundIntervalHours),
-      symbolStatus: symbolStatusOf(contract, this.state.clock),
-      symbolType: contract.symbolType,
-      maxMarketOrderQty: formatScaled(contract.maxMarketOrderLots, contract.volumePlace),
-      maxOrderQty: formatScaled(contract.maxOrderLots, contract.volumePlace),
-      buyLimitPriceRatio: formatScaled(contract.priceBandPpm, 6),
-      sellLimitPriceRatio: formatScaled(contract.priceBandPpm, 6),
-      priceMultiplier: tickSize(contract),
-      ...deliveryFields(contract, this.state.clock, ''),
-    }));
-  }
-
-  tickers(productType: ProductType): TickerView[] {
-    const cached = this.tickerCache.get(productType);
-    if (cached !== undefined && cached.version === this.state.version && cached.clock === this.state.clock) {
-      return cached.data;
-    }
-    const data = this.marketsOf(productType).map((market) => this.ticker(market));
-    this.tickerCache.set(productType, { version: this.state.version, clock: this.state.clock, data });
-    return data;
-  }
-
-  private ticker(market: Market): TickerView {
-    const { book, sim, contract } = market;
-    const stats = sim.stats.view(this.state.clock);
-    const bestBid = book.best(BUY);
-    const bestAsk = book.best(SELL);
-    const price = (ticks: number) => priceText(market, ticks);
-    const last = market.lastPrice;
-    const open24h = stats.open24h;
-    const openUtc = stats.openUtc;
-    // Open interest counts each contract once: the longs held, or the shorts when the simulated
-    // market (which holds no positions) is the other side of more of them.
-    let longLots = 0;
-    let shortLots = 0;
-    for (const position of this.state.positions.values()) {
-      if (position.symbol !== contract.symbol) continue;
-      if (position.holdSide === 'long') longLots += position.lots;
-      else shortLots += position.lots;
-    }
-    const holding = Math.max(longLots, shortLots);
-    const quoteVolume = formatScaled(
-      stats.quoteVolumeUnits * BigInt(contract.priceEndStep),
-      contract.pricePlace + contract.volumePlace,
-    );
-    return {
-      symbol: contract.symbol,
-      lastPr: price(last),
-      askPr: bestAsk === undefined ? '' : price(bestAsk.price),
-      bidPr: bestBid === undefined ? '' : price(bestBid.price),
-      bidSz: bestBid === undefined ? '0' : lotsText(market, bestBid.totalLots),
-      askSz: bestAsk === undefined ? '0' : lotsText(market, bestAsk.totalLots),
-      high24h: price(stats.high24h),
-      low24h: price(stats.low24h),
-      ts: String(this.state.clock),
-      change24h: ratio(last - open24h, open24h),
-      baseVolume: lotsText(market, stats.baseVolumeLots),
-      quoteVolume,
-      usdtVolume: contract.kind === 'inverse' ? quoteVolume : quoteVolume,
-      openUtc: price(openUtc),
-      changeUtc24h: ratio(last - openUtc, openUtc),
-      indexPrice: price(sim.indexPrice),
-      fundingRate: formatScaled(settledRatePpm(sim.fundingRate(market)), 6),
-      holdingAmount: lotsText(market, holding),
-      open24h: price(open24h),
-      ...deliveryFields(contract, this.state.clock, null),
-      markPrice: price(sim.markPrice),
-    };
-  }
-
-  mergeDepth(
-    symbol: string,
-    productType: ProductType,
-    precision: 'scale0' | 'scale1' | 'scale2' | 'scale3',
-    limit: '1' | '5' | '15' | '50' | 'max' | undefined,
-  ): MergeDepthView {
-    const market = this.engine.marketFor(symbol, productType);
-    const { contract, book } = market;
-    const scales = depthScales(contract.pricePlace, contract.priceEndStep);
-    const request = resolveDepthRequest(precision, limit, scales.length);
-    const mergeTicks = 10 ** request.scaleIndex;
-    const side = (bookSide: typeof BUY | typeof SELL, name: 'bids' | 'asks') => {
-      const levels: Array<[number, number]> = [];
-      for (const level of book.levels(bookSide)) levels.push([level.price, level.totalLots]);
-      return mergeLevels(levels, name, mergeTicks, request.maxLevels).map(
-        ([price, lots]) =>
-          [Number(priceText(market, price)), Number(lotsText(market, lots))] as [number, number],
-      );
-    };
-    return {
-      asks: side(SELL, 'asks'),
-      bids: side(BUY, 'bids'),
-      precision,
-      scale: scales[request.scaleIndex] ?? tickSize(contract),
-      isMaxPrecision: request.isMaxPrecision,
-      ts: String(this.state.clock),
-    };
-  }
-
-  fillsHistory(
-    symbol: string,
-    productType: ProductType,
-    query: {
-      limit: number;
-      idLessThan?: string | undefined;
-      startTime?: number | undefined;
-      endTime?: number | undefined;
-    },
-  ): FillView[] {
-    const market = this.engine.marketFor(symbol, productType);
-    const before = query.idLessThan === undefined ? Number.POSITIVE_INFINITY : Number(query.idLessThan);
-    const { start, end } = window(query.startTime, query.endTime, 7 * DAY_MS, this.state.clock);
-    const result: FillView[] = [];
-    for (let index = market.fills.length - 1; index >= 0 && result.length < query.limit; index--) {
-      const fill = market.fills[index];
-      if (fill === undefined) break;
-      if (fill.tradeId >= before || fill.ts > end) continue;
-      if (fill.ts < start) break;
-      result.push({
-        tradeId: String(fill.tradeId),
-        price: priceText(market, fill.price),
-        size: lotsText(market, fill.lots),
-        side: fill.side === 'buy' ? 'Buy' : 'Sell',
-        ts: String(fill.ts),
-        symbol: market.contract.symbol,
-      });
-    }
-    return result;
   }
 
   allPositions(account: Account, productType: ProductType, marginCoin: string | undefined): PositionView[] {
@@ -275,7 +106,7 @@ export class Views {
       limit: number;
     },
   ): HistoryPositionPage {
-    const { start, end } = window(query.startTime, query.endTime, 90 * DAY_MS, this.state.clock);
+    const { start, end } = timeWindow(query.startTime, query.endTime, 90 * DAY_MS, this.state.clock);
     const before = query.idLessThan === undefined ? Number.POSITIVE_INFINITY : Number(query.idLessThan);
     const list: HistoryPositionPage['list'] = [];
     const history = account.historyPositions;
@@ -307,7 +138,7 @@ export class Views {
     },
   ): { entrustedList: PendingOrderView[] | null; endId: string } {
     const status = query.status ?? 'live';
-    const { start, end } = window(query.startTime, query.endTime, 90 * DAY_MS, this.state.clock);
+    const { start, end } = timeWindow(query.startTime, query.endTime, 90 * DAY_MS, this.state.clock);
     const before = query.idLessThan === undefined ? Number.POSITIVE_INFINITY : Number(query.idLessThan);
     let wanted: number | undefined;
     if (query.orderId !== undefined) wanted = Number(query.orderId);
@@ -425,7 +256,7 @@ export class Views {
       cursor?: string | undefined;
     },
   ): FinancialRecordsPage {
-    const { start, end } = window(query.startTime, query.endTime, 30 * DAY_MS, this.state.clock);
+    const { start, end } = timeWindow(query.startTime, query.endTime, 30 * DAY_MS, this.state.clock);
     const before = query.cursor === undefined ? Number.POSITIVE_INFINITY : Number(query.cursor);
     const list: FinancialRecord[] = [];
     const records = account.records;
@@ -535,97 +366,6 @@ function reportedTradeSide(order: Order): string {
   }
   if (order.posMode === 'one_way_mode') return order.side === 'buy' ? 'buy_single' : 'sell_single';
   return order.intent === 'close' ? 'close' : 'open';
-}
-
-/** Resolves a time window the way the spec describes: a missing end is start + span, a missing start is end - span. */
-function window(
-  startTime: number | undefined,
-  endTime: number | undefined,
-  span: number,
-  now: number,
-): { start: number; end: number } {
-  if (startTime !== undefined && endTime !== undefined) return { start: startTime, end: endTime };
-  if (startTime !== undefined) return { start: startTime, end: startTime + span };
-  const end = endTime ?? now;
-  return { start: end - span, end };
-}
-
-function ratio(numerator: number, denominator: number): string {
-  if (denominator === 0) return '0';
-  return (Math.round((numerator / denominator) * 1e6) / 1e6).toString();
-}
-
-export interface ContractView {
-  symbol: string;
-  productType: ProductType;
-  baseCoin: string;
-  quoteCoin: string;
-  supportMarginCoins: string[];
-  pricePlace: string;
-  priceEndStep: string;
-  volumePlace: string;
-  sizeMultiplier: string;
-  minTradeNum: string;
-  minTradeUSDT: string;
-  maxLever: string;
-  minLever: string;
-  makerFeeRate: string;
-  takerFeeRate: string;
-  fundInterval: string;
-  symbolStatus: string;
-  symbolType: 'perpetual' | 'delivery';
-  maxMarketOrderQty: string;
-  maxOrderQty: string;
-  buyLimitPriceRatio: string;
-  sellLimitPriceRatio: string;
-  priceMultiplier: string;
-  deliveryTime: string;
-  deliveryStartTime: string;
-  deliveryStatus: DeliveryStatus | '';
-}
-
-export interface TickerView {
-  symbol: string;
-  lastPr: string;
-  askPr: string;
-  bidPr: string;
-  bidSz: string;
-  askSz: string;
-  high24h: string;
-  low24h: string;
-  ts: string;
-  change24h: string;
-  baseVolume: string;
-  quoteVolume: string;
-  usdtVolume: string;
-  openUtc: string;
-  changeUtc24h: string;
-  indexPrice: string;
-  fundingRate: string;
-  holdingAmount: string;
-  open24h: string;
-  deliveryStartTime: string | null;
-  deliveryTime: string | null;
-  deliveryStatus: DeliveryStatus | '';
-  markPrice: string;
-}
-
-export interface MergeDepthView {
-  asks: Array<[number, number]>;
-  bids: Array<[number, number]>;
-  precision: string;
-  scale: string;
-  isMaxPrecision: 'YES' | 'NO';
-  ts: string;
-}
-
-export interface FillView {
-  tradeId: string;
-  price: string;
-  size: string;
-  side: string;
-  ts: string;
-  symbol: string;
 }
 
 export type PositionView = CurrentPosition;

@@ -12,7 +12,9 @@ export function registerMarketRoutes({ app, service, deps }: RouteContext): void
     app,
     contracts,
     ({ params }) =>
-      engineCall('v2', () => service.read(() => service.views.contracts(params.productType, params.symbol))),
+      engineCall('v2', () =>
+        service.read(() => service.marketViews.contracts(params.productType, params.symbol)),
+      ),
     deps,
   );
 
@@ -20,7 +22,7 @@ export function registerMarketRoutes({ app, service, deps }: RouteContext): void
     app,
     tickers,
     // Cached per state version, and so is its JSON text.
-    ({ params }) => service.read(() => withJsonText(service.views.tickers(params.productType))),
+    ({ params }) => service.read(() => withJsonText(service.marketViews.tickers(params.productType))),
     deps,
   );
 
@@ -30,7 +32,7 @@ export function registerMarketRoutes({ app, service, deps }: RouteContext): void
     ({ params }) =>
       engineCall('v2', () =>
         service.read(() =>
-          service.views.fillsHistory(params.symbol, params.productType, {
+          service.marketViews.fillsHistory(params.symbol, params.productType, {
             limit: params.limit,
             idLessThan: params.idLessThan,
             startTime: params.startTime,
@@ -47,7 +49,7 @@ export function registerMarketRoutes({ app, service, deps }: RouteContext): void
     ({ params }) =>
       engineCall('v2', () =>
         service.read(() =>
-          service.views.mergeDepth(params.symbol, params.productType, params.precision, params.limit),
+          service.marketViews.mergeDepth(params.symbol, params.productType, params.precision, params.limit),
         ),
       ),
     deps,
