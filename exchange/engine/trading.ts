@@ -10,13 +10,13 @@ import type {
 } from '../../shared/api/enums';
 import { BUY, SELL, newRestingOrder } from './book/order-book';
 import { ticksTimesLots } from './contract-math';
-import { tickSize } from './contracts';
 import { EngineError } from './errors';
-import { divCeil, divRound, parseScaled, parseScaledSafe } from './money';
+import { orderIntent, parseOrderLots, parseOrderPrice } from './order-input';
+import { divCeil, divRound } from './money';
 import { closePosition, openPosition, unrealizedPnl } from './positions';
 import { checkDeliveryPhase } from './delivery-rules';
 import { EngineState, MARKET_OWNER, MAX_PUBLIC_FILLS, type Market } from './state';
-import type { Account, Order, OrderIntent, Position } from './types';
+import type { Account, Order, Position } from './types';
 import { checkOrderTier } from './risk/tier-limits';
 
 export const MAX_OPEN_ORDERS = 400;
@@ -83,8 +83,8 @@ export class Trading {
         `Parameter marginCoin error: ${input.symbol} is margined in ${contract.marginCoin}, not ${input.marginCoin}`,
       );
     }
-    const lots = this.parseLots(market, input.size, input.orderType);
-    const price = input.orderType === 'limit' ? this.parsePrice(market, input.price) : 0;
+    const lots = parseOrderLots(market, input.size, input.orderType);
+    const price = input.orderType === 'limit' ? parseOrderPrice(market, input.price) : 0;
     const referencePrice = price > 0 ? price : market.lastPrice;
     if (!market.math.quoteNotionalAtLeast(referencePrice, lots)) {
       throw EngineError.of('minNotional', contract.minTradeUSDT);
@@ -92,7 +92,7 @@ export class Trading {
     if (account.openOrders.size >= MAX_OPEN_ORDERS) throw EngineError.of('orderLimit', MAX_OPEN_ORDERS);
 
     const posMode = account.posModes[contract.productType];
-    const { intent, posSide } = this.intentOf(input, posMode, version);
+    const { intent, posSide } = orderIntent(input, posMode, version);
     checkDeliveryPhase(state, account, market, input.side, intent, lots);
     const settings = state.settingsFor(account, contract);
     if (input.marginMode !== null && input.marginMode !== settings.marginMode) {
@@ -351,84 +351,6 @@ export class Trading {
       if (this.state.positions.has(EngineState.positionKey(account.uid, symbol, side))) return true;
     }
     return false;
-  }
-
-  private parseLots(market: Market, size: string, orderType: OrderType): number {
-    const contract = market.contract;
-    const safeLots = parseScaledSafe(size, contract.volumePlace);
-    if (typeof safeLots === 'number') {
-      const maximum = orderType === 'market' ? contract.maxMarketOrderLots : contract.maxOrderLots;
-      if (safeLots >= contract.minTradeLots && safeLots <= maximum) return safeLots;
-    }
-    const lots = parseScaled(size, contract.volumePlace);
-    if (lots === null) {
-      // A size under the minimum is told so, even when it also has too many decimals.
-      if (belowMinimumSize(size, contract.minTradeLots, contract.volumePlace))
-        throw EngineError.of('minSize');
-      throw EngineError.of(
-        'scaleError',
-        `checkBDScale error value=${size} checkScale=${contract.volumePlace}`,
-      );
-    }
-    if (lots < BigInt(contract.minTradeLots)) throw EngineError.of('minSize');
-    const maximum = orderType === 'market' ? contract.maxMarketOrderLots : contract.maxOrderLots;
-    if (lots > BigInt(maximum)) {
-      throw EngineError.detailed(
-        'maxOpenSize',
-        `The order size is greater than the max ${orderType} order size of ${contract.symbol}`,
-      );
-    }
-    return Number(lots);
-  }
-
-  private parsePrice(market: Market, text: string | null): number {
-    const contract = market.contract;
-    if (text === null) throw EngineError.of('paramEmpty', 'price');
-    const safeUnits = parseScaledSafe(text, contract.pricePlace);
-    if (typeof safeUnits === 'number' && safeUnits > 0 && safeUnits % contract.priceEndStep === 0) {
-      return safeUnits / contract.priceEndStep;
-    }
-    const units = parseScaled(text, contract.pricePlace);
-    if (units === null || units % BigInt(contract.priceEndStep) !== 0n)
-      throw EngineError.of('priceTick', tickSize(contract));
-    if (units <= 0n) throw EngineError.of('paramError', 'price');
-    return Number(units / BigInt(contract.priceEndStep));
-  }
-
-  private intentOf(
-    input: PlaceOrderInput,
-    posMode: Order['posMode'],
-    version: Version,
-  ): { intent: OrderIntent; posSide: HoldSide | 'net' } {
-    if (posMode === 'one_way_mode') {
-      if (version === 'v3' && input.posSide !== null) {
-        throw EngineError.detailed(
-          'positionModeMismatch',
-          'order type for unilateral position must also be unilateral: omit posSide in one-way mode',
-        );
-      }
-      return { intent: input.reduceOnly ? 'close' : 'net', posSide: 'net' };
-    }
-    if (version === 'v2') {
-      if (input.tradeSide === null) {
-        throw EngineError.detailed(
-          'positionModeMismatch',
-          'hedge mode needs tradeSide open or close on every order',
-        );
-      }
-      // E1 rule 3: close long is side=buy with tradeSide=close, close short is side=sell.
-      const posSide: HoldSide = input.side === 'buy' ? 'long' : 'short';
-      return { intent: input.tradeSide, posSide };
-    }
-    if (input.posSide === null) {
-      throw EngineError.detailed(
-        'positionModeMismatch',
-        'hedge mode needs posSide long or short on every order',
-      );
-    }
-    // E2 rule 6: buy+long opens long, sell+long closes it; sell+short opens short, buy+short closes it.
-    const opens = (input.side === 'buy') === (input.posSide === 'long');
-    return { intent: opens ? 'open' : 'close', posSide: input.posSide };
   }
 
   /** The position a closing order reduces. */
@@ -695,10 +617,4 @@ export class Trading {
       range.high = Math.max(range.high, price);
     }
   }
-}
-
-/** Whether a decimal size (up to 20 decimals, as the schemas allow) is below `minLots` lots. */
-function belowMinimumSize(size: string, minLots: number, volumePlace: number): boolean {
-  const fine = parseScaled(size, 20);
-  return fine !== null && fine < BigInt(minLots) * 10n ** BigInt(20 - volumePlace);
 }
