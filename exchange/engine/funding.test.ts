@@ -182,6 +182,30 @@ describe('funding settlement', () => {
     ]);
   });
 
+  it('never takes more than an isolated margin holds', () => {
+    const engine = pausedEngine();
+    for (const command of marginAndLeverageCommands('alice', 'isolated', 125)) engine.apply(command);
+    trade(engine, 'BTCUSDT', '1', '100000', 'isolated', T0 + 1);
+    // alice's long holds 100,000 / 125 = 800 of margin; the price rises 25% to 125,000 (bob's
+    // short, isolated at 20x, is liquidated on the way).
+    engine.apply({ type: 'setPrice', ts: T0 + 2, symbol: 'BTCUSDT', price: '125000' });
+    // A bid 1% over the index: P = +1%, rate = 1% - 0.05% = 0.95%, capped at 0.66%.
+    place(engine, 'carol', T0 + 3, order('BTCUSDT', { side: 'buy', price: '126250', size: '0.1' }));
+    expect(ticker(engine, 'BTCUSDT')?.fundingRate).toBe('0.0066');
+    engine.apply({ type: 'settleFunding', ts: T0 + 4, symbol: 'BTCUSDT' });
+    // Due: 125,000 x 0.66% = 825, more than the 800 margin: the margin pays what it holds. The long
+    // stays open: its equity is the 25,000 of profit, far above 125,000 x 0.46% = 575.
+    expect(positionOf(engine, 'alice', 'USDT-FUTURES')).toMatchObject({
+      marginMode: 'isolated',
+      marginSize: '0',
+      totalFee: '-800',
+      unrealizedPL: '25000',
+    });
+    expect(fundingRecords(engine, 'alice', 'USDT-FUTURES')).toEqual([
+      { symbol: 'BTCUSDT', coin: 'USDT', type: FUNDING_OUT, amount: '-800', fee: '0' },
+    ]);
+  });
+
   it('writes the funding into the history position: totalFunding and netProfit', () => {
     const engine = pausedEngine();
     trade(engine, 'BTCUSDT', '1', '100000', 'crossed', T0 + 1);
