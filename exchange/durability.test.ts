@@ -1,80 +1,15 @@
 // The standalone exchange as a separate process, killed the hard way: every order it acknowledged
 // must be there after a restart, exactly once and unchanged, and so must every balance and position.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat, truncate } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { readdir, stat, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { batchPlaceOrder, financialRecords, ordersPending, orderInfo } from '../shared/api/endpoints';
 import { paperAdmin } from '../shared/api/paper-admin';
+import { useChildExchanges, type ChildExchange } from './testing/child-exchange';
 import { createSignedClient, type ClientResponse, type SignedClient } from './testing/signed-client';
 
-const PROJECT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-const START_TIMEOUT_MS = 15_000;
-
-const readyLineSchema = z.object({
-  event: z.literal('ready'),
-  baseUrl: z.string(),
-  adminToken: z.string().min(1),
-  account: z.object({ uid: z.string(), apiKey: z.string(), secretKey: z.string(), passphrase: z.string() }),
-});
-type ReadyLine = z.output<typeof readyLineSchema>;
-
-interface ChildExchange {
-  readonly child: ChildProcess;
-  readonly ready: ReadyLine;
-  /** Everything the child wrote to stderr so far. */
-  stderr(): string;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const children = new Set<ChildProcess>();
-const dataDirs: string[] = [];
-
-afterAll(async () => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
-});
-
-function startChild(dataDir: string): Promise<ChildExchange> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'exchange/cli.ts', '--port', '0', '--data', dataDir, '--seed', '1'],
-    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the exchange did not get ready in ${START_TIMEOUT_MS} ms; stderr:\n${stderr}`));
-    }, START_TIMEOUT_MS);
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`the exchange exited (${code ?? signal}) before it was ready; stderr:\n${stderr}`));
-    });
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      const newline = stdout.indexOf('\n');
-      if (newline === -1) return;
-      clearTimeout(timer);
-      try {
-        const ready = readyLineSchema.parse(JSON.parse(stdout.slice(0, newline)));
-        resolve({ child, ready, stderr: () => stderr, exited });
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-  });
-}
+const standalone = useChildExchanges('paper-durability-');
 
 async function stopChild(exchange: ChildExchange, signal: 'SIGKILL' | 'SIGTERM') {
   exchange.child.kill(signal);
@@ -249,9 +184,8 @@ async function lastSegment(journalDir: string): Promise<string> {
 
 describe('durability of the standalone exchange', () => {
   it('keeps every acknowledged order and fill through kill -9, a clean stop and a torn journal tail', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'paper-durability-'));
-    dataDirs.push(dataDir);
-    let exchange = await startChild(dataDir);
+    const dataDir = await standalone.newDataDir();
+    let exchange = await standalone.start(dataDir);
     await admin(exchange, 'POST', paperAdmin.setMarket.path, { paused: true });
 
     // Two accounts trade with each other, and that is all they ever do.
@@ -339,7 +273,7 @@ describe('durability of the standalone exchange', () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(100);
     expect(unanswered).toBeGreaterThanOrEqual((ROUNDS - KILL_DURING_ROUND - 1) * burstAccounts.length);
 
-    exchange = await startChild(dataDir);
+    exchange = await standalone.start(dataDir);
     await expectOrdersIntact(exchange, acknowledged, sentClientOids, burstAccounts, refused);
     expect(await readAll(exchange, traders)).toEqual(beforeKill);
     const burstAfter = await readAll(exchange, burstAccounts);
@@ -353,7 +287,7 @@ describe('durability of the standalone exchange', () => {
     const everyone = [...traders, ...burstAccounts];
     const beforeStop = await readAll(exchange, everyone);
     expect(await stopChild(exchange, 'SIGTERM')).toEqual({ code: 0, signal: null });
-    exchange = await startChild(dataDir);
+    exchange = await standalone.start(dataDir);
     expect(await readAll(exchange, everyone)).toEqual(beforeStop);
 
     // One more acknowledged batch, then only the market clock writes before the crash: the bytes
@@ -378,7 +312,7 @@ describe('durability of the standalone exchange', () => {
     const size = (await stat(segment)).size;
     await truncate(segment, size - 3);
 
-    exchange = await startChild(dataDir);
+    exchange = await standalone.start(dataDir);
     expect(exchange.stderr()).toMatch(/ended in \d+ damaged bytes/);
     expect(exchange.stderr()).toContain('truncated the segment');
     expect((await readdir(journalDir)).some((name) => name.includes('.torn-'))).toBe(true);
