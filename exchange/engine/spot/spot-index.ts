@@ -1,16 +1,15 @@
+import { divRound } from '../money';
 import type { EngineState } from '../state';
 import type { SpotSymbolSpec } from './spot-symbols';
 
-/**
- * The index price of a spot symbol's base coin, in the spot symbol's ticks. Until there is one
- * index per base coin, it is the fair price of the coin's USDT perpetual; this is the one place
- * to switch.
- */
+/** The index of a spot symbol's base coin (the one every contract of the coin follows), in its ticks. */
 export function spotIndexTicks(state: EngineState, spec: SpotSymbolSpec): number | undefined {
-  const perpetual = state.market(`${spec.baseCoin}USDT`);
-  if (perpetual === undefined) return undefined;
-  const units = BigInt(perpetual.sim.indexPrice) * BigInt(perpetual.contract.priceEndStep);
-  const shift = spec.pricePlace - perpetual.contract.pricePlace;
-  const ticks = shift >= 0 ? units * 10n ** BigInt(shift) : units / 10n ** BigInt(-shift);
+  const index = state.indices.get(spec.baseCoin);
+  if (index === undefined) return undefined;
+  const { units, decimals } = index.price;
+  // units x 10^-decimals of the quote coin, written in ticks of 10^-pricePlace.
+  const shift = spec.pricePlace - decimals;
+  const ticks =
+    shift >= 0 ? BigInt(units) * 10n ** BigInt(shift) : divRound(BigInt(units), 10n ** BigInt(-shift));
   return Number(ticks);
 }
