@@ -363,7 +363,7 @@ export class Liquidations {
   }
 
   /**
-   * The insurance fund pays in what the closing would take below `floor` (live bill type, sic),
+   * The insurance fund pays in what the closing would take below `floor`,
    * written before the close so the balance is never shown below it.
    */
   private coverShortfall(
@@ -374,19 +374,7 @@ export class Liquidations {
     floor: bigint,
     ts: number,
   ): void {
-    if (projected >= floor) return;
-    this.state.ledger.apply(
-      account,
-      {
-        category: market.contract.productType,
-        symbol: market.contract.symbol,
-        coin,
-        type: 'RISK_CAPTITAL_USER_TRANSFER',
-        amount: floor - projected,
-        fee: 0n,
-      },
-      ts,
-    );
+    if (projected < floor) this.insuranceTransfer(account, market, coin, floor - projected, ts);
   }
 
   /**
@@ -397,7 +385,17 @@ export class Liquidations {
    */
   private forfeitRemainder(account: Account, market: Market, coin: string, floor: bigint, ts: number): void {
     const balance = account.balances.get(coin) ?? 0n;
-    if (balance <= floor) return;
+    if (balance > floor) this.insuranceTransfer(account, market, coin, floor - balance, ts);
+  }
+
+  /** A movement between the account and the insurance fund (the live bill type, sic). */
+  private insuranceTransfer(
+    account: Account,
+    market: Market,
+    coin: string,
+    amount: bigint,
+    ts: number,
+  ): void {
     this.state.ledger.apply(
       account,
       {
@@ -405,7 +403,7 @@ export class Liquidations {
         symbol: market.contract.symbol,
         coin,
         type: 'RISK_CAPTITAL_USER_TRANSFER',
-        amount: floor - balance,
+        amount,
         fee: 0n,
       },
       ts,
