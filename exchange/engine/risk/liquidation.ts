@@ -91,8 +91,12 @@ export class Liquidations {
     for (const account of changed) {
       if (account.positions.size > 0) dirtyAccounts.add(account);
     }
+    if (dirtySymbols === null && !everything) {
+      // The common case, a trader's fills: only the accounts whose balance moved are looked at.
+      if (dirtyAccounts.size > 0) this.checkAccounts(dirtyAccounts, ts);
+      return;
+    }
     dirtySymbols ??= new Set();
-    if (dirtySymbols.size === 0 && dirtyAccounts.size === 0 && !everything) return;
 
     // A symbol whose mark stays clear of every threshold seen needs no look at its positions, but
     // for the accounts whose threshold depends on other marks too.
@@ -140,9 +144,19 @@ export class Liquidations {
       const whole = everything || dirtyAccounts.has(account);
       this.checkAccount(account, whole ? null : dirtySymbols, ts);
     }
-    // What changed in the accounts checked whole widens the bounds of their symbols, when the
-    // symbol's mark next moves.
-    for (const account of dirtyAccounts) {
+    this.widenLater(dirtyAccounts);
+  }
+
+  /** Checks accounts whose balance moved, in account order, all their positions. */
+  private checkAccounts(accounts: ReadonlySet<Account>, ts: number): void {
+    const ordered = accounts.size === 1 ? accounts : [...accounts].sort((a, b) => a.owner - b.owner);
+    for (const account of ordered) this.checkAccount(account, null, ts);
+    this.widenLater(accounts);
+  }
+
+  /** What changed in accounts checked whole widens the bounds of their symbols at the next mark move. */
+  private widenLater(accounts: ReadonlySet<Account>): void {
+    for (const account of accounts) {
       for (const position of account.positions.values()) {
         this.bounds.get(position.symbol)?.pending.add(account);
       }
