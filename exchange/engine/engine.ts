@@ -18,14 +18,14 @@ import { Trading, type PlaceOrderInput } from './trading';
 import type { Account, Order, PlanKind, SymbolSettings, TriggerPlan } from './types';
 import { MarketSimulation } from './market-sim';
 import { TpslTriggers } from './tpsl-triggers';
-import { PriceIndex } from './price-index';
-import { settleDueFunding, settleFundingNow, type FundingSettlement } from './funding';
-import { moveCoinTo } from './coin-moves';
+import { PriceIndex } from './pricing/price-index';
+import { settleDueFunding, settleFundingNow, type FundingSettlement } from './pricing/funding';
+import { moveCoinTo } from './pricing/coin-moves';
 import { SpotTrading, type SpotOrderInput } from './spot/spot-trading';
 import { Liquidations } from './risk/liquidation';
 import { checkLeverageTier } from './risk/tier-limits';
-import { DeliveryDesk, type ListedContract } from './delivery-desk';
-import { cancelRefusal } from './delivery-rules';
+import { DeliveryDesk, type ListedContract } from './delivery/delivery-desk';
+import { cancelRefusal } from './delivery/delivery-rules';
 
 export type PlaceItemResult =
   | {

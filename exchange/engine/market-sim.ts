@@ -8,8 +8,8 @@ import { TickerStats } from '../market/ticker-stats';
 import { defaultMarketSetup } from '../market/fair-values';
 import { MARKET_OWNER, type Market } from './state';
 import type { Engine } from './engine';
-import { BasisAverage, markPriceOf, nextFundingTime, type BasisAverageSnapshot } from './mark-price';
-import { FundingMeter, fundingRateOf, premiumIndex, type FundingMeterSnapshot } from './funding-rate';
+import { BasisAverage, markPriceOf, nextFundingTime, type BasisAverageSnapshot } from './pricing/mark-price';
+import { FundingMeter, fundingRateOf, premiumIndex, type FundingMeterSnapshot } from './pricing/funding-rate';
 
 /** Longest simulated step: after a long stop the market resumes instead of replaying hours of flow. */
 const MAX_STEP_MS = 60_000;

@@ -7,8 +7,8 @@ import { lotsText, priceText } from './positions';
 import type { Engine } from './engine';
 import type { EngineState, Market } from './state';
 import { depthScales, mergeLevels, resolveDepthRequest } from '../market/merge-depth';
-import { settledRatePpm } from './funding-rate';
-import { deliveryFields, isDelivered, symbolStatusOf } from './delivery-schedule';
+import { settledRatePpm } from './pricing/funding-rate';
+import { deliveryFields, isDelivered, symbolStatusOf } from './delivery/delivery-schedule';
 import { timeWindow } from './time-window';
 
 const DAY_MS = 86_400_000;

@@ -2,10 +2,10 @@ import { restoreBook, saveBook, type BookSnapshot } from './book/book-snapshot';
 import { Engine, type EngineOptions } from './engine';
 import { MarketSimulation, type MarketSimulationSnapshot } from './market-sim';
 import { EngineState } from './state';
-import { PriceIndex, unitsPerTick, type PriceIndexSnapshot } from './price-index';
+import { PriceIndex, unitsPerTick, type PriceIndexSnapshot } from './pricing/price-index';
 import type { Account, Order, OuterWallet, Position, TriggerPlan } from './types';
 import { restoreSpotSnapshot, takeSpotSnapshot, type SpotSnapshot } from './spot/spot-snapshot';
-import type { DeliveryDeskSnapshot } from './delivery-desk';
+import type { DeliveryDeskSnapshot } from './delivery/delivery-desk';
 
 /**
  * The whole engine state as plain JSON data (bigints written as {"$bigint": "..."}), and back.

@@ -17,7 +17,7 @@ import type {
   SymbolSettings,
 } from './types';
 import type { MarketSimulation } from './market-sim';
-import type { IndexPrice, PriceIndex } from './price-index';
+import type { IndexPrice, PriceIndex } from './pricing/price-index';
 import { SpotState } from './spot/spot-state';
 
 export const MARKET_OWNER = 0;

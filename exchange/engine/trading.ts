@@ -14,7 +14,7 @@ import { EngineError } from './errors';
 import { orderIntent, parseOrderLots, parseOrderPrice } from './order-input';
 import { divCeil, divRound } from './money';
 import { closePosition, openPosition, unrealizedPnl } from './positions';
-import { checkDeliveryPhase } from './delivery-rules';
+import { checkDeliveryPhase } from './delivery/delivery-rules';
 import { EngineState, MARKET_OWNER, MAX_PUBLIC_FILLS, type Market } from './state';
 import type { Account, Order, Position } from './types';
 import { checkOrderTier } from './risk/tier-limits';

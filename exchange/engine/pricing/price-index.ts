@@ -1,8 +1,8 @@
-import { Rng, forSymbol } from '../market/random';
-import { reanchor, stepFairPrice, type PricePathParams } from '../market/price-path';
-import { coinIndexProfile, indexPath } from '../market/coin-indexes';
-import { parseScaled } from './money';
-import type { ContractSpec } from './contracts';
+import { Rng, forSymbol } from '../../market/random';
+import { reanchor, stepFairPrice, type PricePathParams } from '../../market/price-path';
+import { coinIndexProfile, indexPath } from '../../market/coin-indexes';
+import { parseScaled } from '../money';
+import type { ContractSpec } from '../contracts';
 
 /** Decimals of an index price: fine enough for every contract and spot book of the coin. */
 export const INDEX_DECIMALS = 8;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MarginMode, ProductType } from '../../shared/api/enums';
+import type { MarginMode, ProductType } from '../../../shared/api/enums';
 import {
   createAccountCommand,
   futuresOrder,
@@ -7,16 +7,16 @@ import {
   marginAndLeverageCommands,
   placeOrdersCommand,
   T0,
-} from '../testing/engine-commands';
-import type { Command } from './commands';
-import { DEFAULT_CONTRACTS } from './contracts';
-import { Engine } from './engine';
+} from '../../testing/engine-commands';
+import type { Command } from '../commands';
+import { DEFAULT_CONTRACTS } from '../contracts';
+import { Engine } from '../engine';
 import { FUNDING_IN, FUNDING_OUT } from './funding';
-import { formatMoney } from './money';
-import { restoreSnapshot, takeSnapshot } from './snapshot';
-import type { PlaceOrderInput } from './trading';
-import { MarketViews } from './market-views';
-import { Views } from './views';
+import { formatMoney } from '../money';
+import { restoreSnapshot, takeSnapshot } from '../snapshot';
+import type { PlaceOrderInput } from '../trading';
+import { MarketViews } from '../market-views';
+import { Views } from '../views';
 
 const EIGHT_HOURS = 8 * 3_600_000;
 /** The first funding time after T0: 2023-11-15 00:00 UTC. */

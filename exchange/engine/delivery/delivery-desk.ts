@@ -1,8 +1,8 @@
-import type { ProductType } from '../../shared/api/enums';
-import { forSymbol } from '../market/random';
-import { TickerStats } from '../market/ticker-stats';
-import type { ListContractCommand } from './commands';
-import type { ContractSpec, DeliverySchedule } from './contracts';
+import type { ProductType } from '../../../shared/api/enums';
+import { forSymbol } from '../../market/random';
+import { TickerStats } from '../../market/ticker-stats';
+import type { ListContractCommand } from '../commands';
+import type { ContractSpec, DeliverySchedule } from '../contracts';
 import {
   DELIVERY_PRICE_WINDOW_MS,
   OPENING_STOP_MS,
@@ -10,11 +10,11 @@ import {
   deliveryPhase,
   nextQuarterlyDelivery,
 } from './delivery-schedule';
-import type { Engine } from './engine';
-import { EngineError } from './errors';
-import { MarketSimulation } from './market-sim';
-import { divRound } from './money';
-import type { EngineState, Market } from './state';
+import type { Engine } from '../engine';
+import { EngineError } from '../errors';
+import { MarketSimulation } from '../market-sim';
+import { divRound } from '../money';
+import type { EngineState, Market } from '../state';
 
 /** Perpetuals whose current-quarter contract the exchange keeps listed: one per margin type. */
 const QUARTERLY_UNDERLYINGS = ['BTCUSDT', 'BTCPERP', 'BTCUSD'] as const;

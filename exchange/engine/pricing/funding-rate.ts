@@ -1,9 +1,9 @@
 // The funding rate of a perpetual contract, from its book against the index, as the live exchange
 // publishes it. Rates and premiums are integers of 1e-8 ("rate units") until the settled rate,
 // which is written with 6 decimals as the API shows it.
-import { BUY, SELL, type OrderBook } from './book/order-book';
-import { linearMoneyFactor, type ContractSpec } from './contracts';
-import { parseMoney } from './money';
+import { BUY, SELL, type OrderBook } from '../book/order-book';
+import { linearMoneyFactor, type ContractSpec } from '../contracts';
+import { parseMoney } from '../money';
 
 export const RATE_SCALE = 100_000_000;
 /** Interest rate I: 0.01% per 8 hours. */

@@ -1,6 +1,6 @@
-import type { Engine } from './engine';
+import type { Engine } from '../engine';
 import { unitsPerTick } from './price-index';
-import type { Market } from './state';
+import type { Market } from '../state';
 
 /**
  * An administrator's price move of one symbol moves its whole coin: the coin's index goes to that

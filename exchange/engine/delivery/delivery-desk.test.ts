@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createAccountCommand, futuresOrder, placeOrdersCommand, T0 } from '../testing/engine-commands';
-import type { Command } from './commands';
-import { DEFAULT_CONTRACTS } from './contracts';
+import { createAccountCommand, futuresOrder, placeOrdersCommand, T0 } from '../../testing/engine-commands';
+import type { Command } from '../commands';
+import { DEFAULT_CONTRACTS } from '../contracts';
 import { datedSymbol, nextQuarterlyDelivery } from './delivery-schedule';
-import { Engine, type PlaceItemResult } from './engine';
-import { restoreSnapshot, takeSnapshot } from './snapshot';
-import type { PlaceOrderInput } from './trading';
-import { MarketViews } from './market-views';
-import { Views } from './views';
+import { Engine, type PlaceItemResult } from '../engine';
+import { restoreSnapshot, takeSnapshot } from '../snapshot';
+import type { PlaceOrderInput } from '../trading';
+import { MarketViews } from '../market-views';
+import { Views } from '../views';
 
 const options = { seed: 11, contracts: DEFAULT_CONTRACTS };
 // A dated contract on BTCUSDT: configured until +1 s, trading until +10 s, opening refused until

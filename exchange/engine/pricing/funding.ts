@@ -1,9 +1,9 @@
-import { lotMoneyUnits } from './contracts';
-import { EngineError } from './errors';
+import { lotMoneyUnits } from '../contracts';
+import { EngineError } from '../errors';
 import { settledRatePpm } from './funding-rate';
-import { divRound } from './money';
-import { direction } from './positions';
-import type { EngineState, Market } from './state';
+import { divRound } from '../money';
+import { direction } from '../positions';
+import type { EngineState, Market } from '../state';
 
 export interface FundingSettlement {
   symbol: string;

@@ -1,5 +1,5 @@
-import type { DeliveryStatus } from '../../shared/api/enums';
-import type { ContractSpec, DeliverySchedule } from './contracts';
+import type { DeliveryStatus } from '../../../shared/api/enums';
+import type { ContractSpec, DeliverySchedule } from '../contracts';
 
 /** Opening is refused this long before delivery starts (trading-api.md "Delivery status"). */
 export const OPENING_STOP_MS = 10 * 60_000;

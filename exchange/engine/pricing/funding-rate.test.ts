@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newRestingOrder, BUY, SELL, OrderBook, type BookSide } from './book/order-book';
-import { DEFAULT_CONTRACTS, type ContractSpec } from './contracts';
+import { newRestingOrder, BUY, SELL, OrderBook, type BookSide } from '../book/order-book';
+import { DEFAULT_CONTRACTS, type ContractSpec } from '../contracts';
 import { FundingMeter, fundingRateOf, premiumIndex, settledRatePpm } from './funding-rate';
 
 const BTCUSDT = DEFAULT_CONTRACTS.find((contract) => contract.symbol === 'BTCUSDT') as ContractSpec;

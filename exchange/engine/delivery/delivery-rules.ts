@@ -1,9 +1,9 @@
-import type { Side } from '../../shared/api/enums';
-import type { ContractSpec } from './contracts';
+import type { Side } from '../../../shared/api/enums';
+import type { ContractSpec } from '../contracts';
 import { deliveryPhase } from './delivery-schedule';
-import { EngineError } from './errors';
-import type { EngineState, Market } from './state';
-import type { Account, OrderIntent } from './types';
+import { EngineError } from '../errors';
+import type { EngineState, Market } from '../state';
+import type { Account, OrderIntent } from '../types';
 
 /**
  * Refuses an order the delivery status of a dated contract forbids (trading-api.md "Delivery
