@@ -1,21 +1,16 @@
-import type { HoldSide, PosMode, ProductType } from '../../shared/api/enums';
-import type {
-  CancelOrderV3Command,
-  CancelOrdersCommand,
-  Command,
-  CreateAccountCommand,
-  PlaceTpslCommand,
-  SetLeverageCommand,
-} from './commands';
+import type { PosMode, ProductType } from '../../shared/api/enums';
+import type { CancelOrderV3Command, CancelOrdersCommand, Command, CreateAccountCommand } from './commands';
 import { movesMarks } from './commands';
 import type { ContractSpec } from './contracts';
 import { categoryOfCoin } from './categories';
 import { attachLoan, deposit, type DepositResult, type LoanResult } from './deposits';
 import { EngineError } from './errors';
+import { LeverageSettings } from './leverage-settings';
+import { placeTpslPlans } from './tpsl-placement';
 import { parseMoney, parseScaled } from './money';
 import { EngineState, type Market } from './state';
 import { Trading, type PlaceOrderInput } from './trading';
-import type { Account, Order, PlanKind, SymbolSettings, TriggerPlan } from './types';
+import type { Account, Order, PlanKind, SymbolSettings } from './types';
 import { MarketSimulation } from './market-sim';
 import { TpslTriggers } from './tpsl-triggers';
 import { PriceIndex } from './pricing/price-index';
@@ -23,7 +18,6 @@ import { settleDueFunding, settleFundingNow, type FundingSettlement } from './pr
 import { moveCoinTo } from './pricing/coin-moves';
 import { SpotTrading, type SpotOrderInput } from './spot/spot-trading';
 import { Liquidations } from './risk/liquidation';
-import { checkLeverageTier } from './risk/tier-limits';
 import { DeliveryDesk, type ListedContract } from './delivery/delivery-desk';
 import { cancelRefusal } from './delivery/delivery-rules';
 
@@ -96,6 +90,7 @@ export class Engine {
   private readonly triggers: TpslTriggers;
   private readonly liquidations: Liquidations;
   readonly deliveries: DeliveryDesk;
+  private readonly settings: LeverageSettings;
 
   constructor(
     readonly options: EngineOptions,
@@ -113,6 +108,7 @@ export class Engine {
     }
     this.spot = new SpotTrading(this.state, this.trading, options.seed);
     this.deliveries = new DeliveryDesk(this);
+    this.settings = new LeverageSettings(this);
   }
 
   apply<C extends Command>(command: C): ResultOf<C> {
@@ -146,34 +142,11 @@ export class Engine {
       case 'cancelOrderV3':
         return this.cancelOrderV3(command);
       case 'setLeverage':
-        return this.setLeverage(command);
-      case 'setPositionMode': {
-        const account = this.account(command.uid);
-        if (this.hasProductExposure(account, command.productType)) {
-          throw EngineError.detailed(
-            'positionModeLocked',
-            `Position or order exists, the position mode cannot be switched: close the positions and cancel the open orders of ${command.productType} first`,
-          );
-        }
-        account.posModes[command.productType] = command.posMode;
-        this.state.version++;
-        return { posMode: command.posMode };
-      }
-      case 'setMarginMode': {
-        const account = this.account(command.uid);
-        const market = this.marketFor(command.symbol, command.productType);
-        this.checkMarginCoin(market, command.marginCoin);
-        if (this.hasSymbolExposure(account, market.contract.symbol)) {
-          throw EngineError.detailed(
-            'marginModeLocked',
-            `Currently holding positions or orders, the margin mode cannot be adjusted: close the position and cancel the open orders of ${market.contract.symbol} first`,
-          );
-        }
-        const settings = this.state.settingsFor(account, market.contract);
-        settings.marginMode = command.marginMode;
-        this.state.version++;
-        return this.leverageView(market, settings);
-      }
+        return this.settings.setLeverage(command);
+      case 'setPositionMode':
+        return this.settings.setPositionMode(command);
+      case 'setMarginMode':
+        return this.settings.setMarginMode(command);
       case 'setDepositAccount': {
         const account = this.account(command.uid);
         account.depositAccounts.set(command.coin, command.accountType);
@@ -185,7 +158,7 @@ export class Engine {
       case 'attachLoan':
         return attachLoan(this.state, this.account(command.uid), command.coin, command.amount, command.ts);
       case 'placeTpsl':
-        return this.placeTpsl(command);
+        return placeTpslPlans(this, command);
       case 'tick':
         for (const index of this.state.indices.values()) index.tick(command.ts, this.state.marketPaused);
         for (const market of this.state.markets.values()) {
@@ -389,194 +362,6 @@ export class Engine {
     return undefined;
   }
 
-  private setLeverage(command: SetLeverageCommand): LeverageResult {
-    const account = this.account(command.uid);
-    const market = this.marketFor(command.symbol, command.productType);
-    this.checkMarginCoin(market, command.marginCoin);
-    const contract = market.contract;
-    const settings = this.state.settingsFor(account, contract);
-    for (const value of [command.leverage, command.longLeverage, command.shortLeverage]) {
-      if (value !== null && (value < contract.minLever || value > contract.maxLever)) {
-        throw EngineError.detailed(
-          'leverageRange',
-          `Leverage exceeds the effective range: ${contract.symbol} allows ${contract.minLever} to ${contract.maxLever}`,
-        );
-      }
-    }
-    // Open orders reserved their margin at the current leverage; the live exchange refuses the change.
-    for (const id of account.openOrders) {
-      if (this.state.orders.get(id)?.symbol === contract.symbol) {
-        throw EngineError.detailed(
-          'leverageLocked',
-          `There is currently a commission or a planned commission, and the leverage cannot be adjusted: cancel the open orders of ${contract.symbol} first`,
-        );
-      }
-    }
-    const next = { ...settings };
-    const hedge = account.posModes[contract.productType] === 'hedge_mode';
-    if (settings.marginMode === 'crossed') {
-      const value = command.leverage ?? command.longLeverage ?? command.shortLeverage;
-      if (value === null) throw EngineError.of('paramEmpty', 'leverage');
-      // Crossed leverage covers both directions, as the live answer shows it.
-      next.crossLeverage = value;
-      next.longLeverage = value;
-      next.shortLeverage = value;
-    } else if (command.longLeverage !== null || command.shortLeverage !== null) {
-      next.longLeverage = command.longLeverage ?? command.leverage ?? settings.longLeverage;
-      next.shortLeverage = command.shortLeverage ?? command.leverage ?? settings.shortLeverage;
-    } else if (command.leverage !== null) {
-      if (!hedge || command.holdSide === null) {
-        if (hedge) throw EngineError.of('paramEmpty', 'holdSide');
-        next.longLeverage = command.leverage;
-        next.shortLeverage = command.leverage;
-      } else if (command.holdSide === 'long') next.longLeverage = command.leverage;
-      else next.shortLeverage = command.leverage;
-    } else {
-      throw EngineError.of('paramEmpty', 'leverage');
-    }
-    checkLeverageTier(this.state, account, market, next);
-    this.applyLeverageToPositions(account, market, next);
-    Object.assign(settings, next);
-    this.state.version++;
-    return this.leverageView(market, settings);
-  }
-
-  /** Re-sizes the margin of open positions at the new leverage, refusing if it cannot be covered. */
-  private applyLeverageToPositions(account: Account, market: Market, next: SymbolSettings): void {
-    const changes: Array<{ side: HoldSide; leverage: number; margin: bigint }> = [];
-    let extra = 0n;
-    for (const side of ['long', 'short'] as const) {
-      const position = this.state.positions.get(
-        EngineState.positionKey(account.uid, market.contract.symbol, side),
-      );
-      if (position === undefined) continue;
-      const leverage =
-        next.marginMode === 'crossed'
-          ? next.crossLeverage
-          : side === 'long'
-            ? next.longLeverage
-            : next.shortLeverage;
-      const margin = market.math.initialMargin(
-        market.math.valueOfTicksLots(position.openValue, position.lots),
-        leverage,
-      );
-      extra += margin - position.margin;
-      changes.push({ side, leverage, margin });
-    }
-    if (extra > 0n && extra > this.trading.available(account, market.contract.marginCoin)) {
-      throw EngineError.of('leverageMargin');
-    }
-    for (const change of changes) {
-      const position = this.state.positions.get(
-        EngineState.positionKey(account.uid, market.contract.symbol, change.side),
-      );
-      if (position === undefined) continue;
-      position.leverage = change.leverage;
-      position.margin = change.margin;
-    }
-  }
-
-  private leverageView(market: Market, settings: SymbolSettings): LeverageResult {
-    return {
-      symbol: market.contract.symbol,
-      marginCoin: market.contract.marginCoin,
-      longLeverage: settings.longLeverage,
-      shortLeverage: settings.shortLeverage,
-      crossMarginLeverage: settings.crossLeverage,
-      marginMode: settings.marginMode,
-    };
-  }
-
-  private placeTpsl(command: PlaceTpslCommand): TpslResult[] {
-    const account = this.account(command.uid);
-    const market = this.marketFor(command.symbol, command.productType);
-    if (command.marginCoin !== null) this.checkMarginCoin(market, command.marginCoin);
-    const position = this.state.positions.get(
-      EngineState.positionKey(account.uid, market.contract.symbol, command.holdSide),
-    );
-    if (position === undefined) throw EngineError.of('noPositionToClose');
-    const plans: TriggerPlan[] = [];
-    const seen = new Set<string>();
-    for (const leg of command.legs) {
-      const trigger = this.ticksOf(market, leg.triggerPrice, 'triggerPrice');
-      const executePrice =
-        leg.executePrice === '' || /^0*(\.0*)?$/.test(leg.executePrice)
-          ? 0
-          : this.ticksOf(market, leg.executePrice, 'executePrice');
-      const lots = leg.size === '' ? 0 : Number(parseScaled(leg.size, market.contract.volumePlace) ?? -1n);
-      if (lots < 0) {
-        throw EngineError.of(
-          'scaleError',
-          `checkBDScale error value=${leg.size} checkScale=${market.contract.volumePlace}`,
-        );
-      }
-      if (lots > position.lots) {
-        throw EngineError.detailed(
-          'noPositionToClose',
-          `TP/SL size exceeds the position: ${position.lots} lots held`,
-        );
-      }
-      const reference = leg.triggerType === 'mark_price' ? market.sim.markPrice : market.lastPrice;
-      const above = (leg.kind === 'profit') === (command.holdSide === 'long');
-      if (above ? trigger <= reference : trigger >= reference) {
-        throw EngineError.of('triggerWrongSide', above ? 'above' : 'below');
-      }
-      const id = this.state.nextOrderId + plans.length;
-      const clientOid = leg.clientOid ?? String(id);
-      if (this.state.idByClientOid(account, clientOid) !== undefined || seen.has(clientOid)) {
-        throw EngineError.of(command.version === 'v2' ? 'duplicateClientOidV2' : 'duplicateClientOidV3');
-      }
-      seen.add(clientOid);
-      const whole = lots === 0;
-      const kind: PlanKind =
-        leg.kind === 'profit' ? (whole ? 'pos_profit' : 'profit_plan') : whole ? 'pos_loss' : 'loss_plan';
-      plans.push({
-        id,
-        clientOid,
-        uid: account.uid,
-        symbol: market.contract.symbol,
-        productType: market.contract.productType,
-        holdSide: command.holdSide,
-        kind,
-        triggerPrice: trigger,
-        triggerType: leg.triggerType,
-        executePrice,
-        lots,
-        stpMode: command.stpMode,
-        cTime: command.ts,
-      });
-    }
-    // A whole-position TP or SL replaces the previous one of its kind, as on the live exchange.
-    for (const plan of plans) {
-      if (plan.kind !== 'pos_profit' && plan.kind !== 'pos_loss') continue;
-      for (const existing of [...this.state.plans.ofSymbol(plan.symbol)]) {
-        if (existing.uid === plan.uid && existing.holdSide === plan.holdSide && existing.kind === plan.kind) {
-          this.state.plans.delete(existing.id);
-        }
-      }
-    }
-    for (const plan of plans) {
-      this.state.plans.set(plan.id, plan);
-      account.clientOids.set(plan.clientOid, plan.id);
-    }
-    this.state.nextOrderId += plans.length;
-    this.state.version++;
-    return plans.map((plan) => ({ id: plan.id, clientOid: plan.clientOid, kind: plan.kind }));
-  }
-
-  private ticksOf(market: Market, text: string, name: string): number {
-    const units = parseScaled(text, market.contract.pricePlace);
-    const step = BigInt(market.contract.priceEndStep);
-    if (units === null || units % step !== 0n) {
-      throw EngineError.of(
-        'priceTick',
-        (market.contract.priceEndStep / 10 ** market.contract.pricePlace).toString(),
-      );
-    }
-    if (units <= 0n) throw EngineError.of('paramError', name);
-    return Number(units / step);
-  }
-
   marketFor(symbol: string, productType: ProductType): Market {
     const market = this.state.market(symbol);
     if (market === undefined || market.contract.productType !== productType) {
@@ -588,29 +373,13 @@ export class Engine {
     return market;
   }
 
-  private checkMarginCoin(market: Market, marginCoin: string): void {
+  /** Refuses a margin coin the market is not margined in. */
+  checkMarginCoin(market: Market, marginCoin: string): void {
     if (marginCoin !== market.contract.marginCoin) {
       throw EngineError.detailed(
         'paramError',
         `Parameter marginCoin error: ${market.contract.symbol} is margined in ${market.contract.marginCoin}`,
       );
     }
-  }
-
-  private hasSymbolExposure(account: Account, symbol: string): boolean {
-    for (const id of account.openOrders) if (this.state.orders.get(id)?.symbol === symbol) return true;
-    for (const position of account.positions.values()) {
-      if (position.symbol === symbol) return true;
-    }
-    return false;
-  }
-
-  private hasProductExposure(account: Account, productType: ProductType): boolean {
-    for (const id of account.openOrders)
-      if (this.state.orders.get(id)?.productType === productType) return true;
-    for (const position of account.positions.values()) {
-      if (position.productType === productType) return true;
-    }
-    return false;
   }
 }
