@@ -70,6 +70,16 @@ function session(): Command[] {
   commands.push(futures('bob', ++ts, { side: 'sell', size: '0.1' }));
   commands.push(futures('carol', ++ts, { size: '0.2' }));
   commands.push(futures('dave', ++ts, { symbol: 'ETHUSDT', size: '1' }));
+  // Resting far from the market: still open at the end.
+  commands.push(
+    futures('dave', ++ts, {
+      symbol: 'ETHUSDT',
+      side: 'sell',
+      orderType: 'limit',
+      price: '5000',
+      size: '0.5',
+    }),
+  );
   commands.push(
     tpslCommand('bob', ++ts, 'short', {
       kind: 'profit',
@@ -144,6 +154,28 @@ describe('replay of a whole session', () => {
     expect(sources).toContain('delivery_close_long');
     expect(sources).toContain('profit_market');
     expect(sources).toContain('pos_loss_market');
+  });
+
+  it("keeps each account's opening orders in step with its open orders", () => {
+    const engine = new Engine(OPTIONS);
+    run(engine, commands);
+    for (const account of engine.state.accounts.values()) {
+      const expected = new Map<string, { lots: number; value: bigint }>();
+      for (const id of account.openOrders) {
+        const order = engine.state.orders.get(id);
+        if (order === undefined || order.intent === 'close') continue;
+        const side = order.posSide !== 'net' ? order.posSide : order.side === 'buy' ? 'long' : 'short';
+        const key = engine.state.positionKeyOf(account.uid, order.symbol, side);
+        const entry = expected.get(key) ?? { lots: 0, value: 0n };
+        const lots = order.lots - order.filledLots;
+        expected.set(key, {
+          lots: entry.lots + lots,
+          value: entry.value + BigInt(order.price) * BigInt(lots),
+        });
+      }
+      expect(account.openingOrders, account.uid).toEqual(expected);
+    }
+    expect(engine.account('dave').openingOrders.size).toBeGreaterThan(0);
   });
 
   it('gives the same state replayed from nothing and restored half-way from a snapshot', () => {

@@ -49,6 +49,7 @@ interface AccountSnapshot extends Omit<
   | 'clientOids'
   | 'positions'
   | 'frozen'
+  | 'openingOrders'
 > {
   /** Missing in snapshots written before funding/OTC wallets and loans existed. */
   wallets?: Array<[OuterWallet, Array<[string, bigint]>]>;
@@ -102,16 +103,18 @@ export function takeSnapshot(engine: Engine): Json {
     nextOwner: state.nextOwner,
     nextRecordId: state.ledger.nextId,
     marketPaused: state.marketPaused,
-    accounts: [...state.accounts.values()].map(({ positions: _positions, frozen: _frozen, ...account }) => ({
-      ...account,
-      balances: [...account.balances],
-      symbolSettings: [...account.symbolSettings],
-      depositAccounts: [...account.depositAccounts],
-      wallets: [...account.wallets].map(([type, coins]) => [type, [...coins]]),
-      insLoans: [...account.insLoans],
-      openOrders: [...account.openOrders],
-      clientOids: [...account.clientOids],
-    })),
+    accounts: [...state.accounts.values()].map(
+      ({ positions: _positions, frozen: _frozen, openingOrders: _opening, ...account }) => ({
+        ...account,
+        balances: [...account.balances],
+        symbolSettings: [...account.symbolSettings],
+        depositAccounts: [...account.depositAccounts],
+        wallets: [...account.wallets].map(([type, coins]) => [type, [...coins]]),
+        insLoans: [...account.insLoans],
+        openOrders: [...account.openOrders],
+        clientOids: [...account.clientOids],
+      }),
+    ),
     orders: [...state.orders.values()].map(({ resting: _resting, ...order }) => order),
     finishedOrders: state.rememberedFinishedOrders(),
     positions: [...state.positions.values()],
@@ -160,6 +163,7 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
       clientOids: new Map(saved.clientOids),
       positions: new Map(),
       frozen: new Map(),
+      openingOrders: new Map(),
     };
     state.accounts.set(account.uid, account);
     state.accountsByOwner.set(account.owner, account);
@@ -168,11 +172,13 @@ export function restoreSnapshot(options: EngineOptions, data: unknown): Engine {
   }
   for (const saved of snapshot.orders) {
     // Snapshots written before execType existed hold traders' orders only.
-    const order: Order = { ...saved, execType: saved.execType ?? 'normal', resting: null };
+    // Older snapshots lack execType and openingLots; openingOrders is rebuilt from the orders.
+    const order: Order = { ...saved, execType: saved.execType ?? 'normal', openingLots: 0, resting: null };
     state.orders.set(order.id, order);
     const account = state.accounts.get(order.uid);
     if (account?.openOrders.has(order.id) === true) {
       account.frozen.set(order.marginCoin, (account.frozen.get(order.marginCoin) ?? 0n) + order.frozenMargin);
+      state.trackOpening(account, order);
     }
   }
   state.finishedOrders.push(...snapshot.finishedOrders);

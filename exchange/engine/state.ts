@@ -163,6 +163,7 @@ export class EngineState {
       historyPositions: [],
       positions: new Map(),
       frozen: new Map(),
+      openingOrders: new Map(),
     };
     this.accounts.set(account.uid, account);
     this.accountsByOwner.set(account.owner, account);
@@ -208,10 +209,30 @@ export class EngineState {
 
   /** Changes an order's margin reservation, keeping the account's per-coin sum in step. */
   setFrozen(account: Account, order: Order, amount: bigint): void {
+    this.trackOpening(account, order);
     if (amount === order.frozenMargin) return;
     const total = (account.frozen.get(order.marginCoin) ?? 0n) + amount - order.frozenMargin;
     account.frozen.set(order.marginCoin, total);
     order.frozenMargin = amount;
+  }
+
+  /**
+   * Keeps account.openingOrders in step with an order's unfilled opening lots. Every change of an
+   * order's fill or status goes through setFrozen, which calls this first.
+   */
+  trackOpening(account: Account, order: Order): void {
+    const open = order.status === 'live' || order.status === 'partially_filled';
+    const lots = open && order.intent !== 'close' ? order.lots - order.filledLots : 0;
+    const change = lots - order.openingLots;
+    if (change === 0) return;
+    const side = order.posSide !== 'net' ? order.posSide : order.side === 'buy' ? 'long' : 'short';
+    const key = this.positionKeyOf(account.uid, order.symbol, side);
+    const entry = account.openingOrders.get(key) ?? { lots: 0, value: 0n };
+    entry.lots += change;
+    entry.value += BigInt(order.price) * BigInt(change);
+    if (entry.lots === 0) account.openingOrders.delete(key);
+    else account.openingOrders.set(key, entry);
+    order.openingLots = lots;
   }
 
   archivePosition(account: Account, history: HistoryPosition): void {

@@ -62,6 +62,11 @@ export interface Account {
   readonly positions: Map<string, Position>;
   /** Margin reserved by open orders per coin (the sum of their frozenMargin), money units. */
   readonly frozen: Map<string, bigint>;
+  /**
+   * Per position key: the unfilled lots, and their ticks x lots, of open orders that may open that
+   * side; what the position tier limit counts beside the position itself. Derived from the orders.
+   */
+  readonly openingOrders: Map<string, { lots: number; value: bigint }>;
 }
 
 /** Who executed an order: the trader (`normal`) or the exchange (liquidation, delivery). */
@@ -110,6 +115,8 @@ export interface Order {
   readonly presetStopLoss: string;
   /** Margin reserved for the unfilled opening part, money units. */
   frozenMargin: bigint;
+  /** Unfilled lots this order adds to its account's openingOrders (0 once it ends or if it closes). */
+  openingLots: number;
   readonly cTime: number;
   uTime: number;
   /** Its place on the book while it rests. */

@@ -10,11 +10,11 @@ import { useTraderPool } from '../testing/trader-pool';
 const pool = useTraderPool();
 const BTCUSDT = { symbol: 'BTCUSDT', productType: 'USDT-FUTURES', marginCoin: 'USDT' };
 
-async function place(client: SignedClient, side: 'buy' | 'sell', size: string) {
+async function place(client: SignedClient, side: 'buy' | 'sell', size: string, price = '95000') {
   const response = await client.post(batchPlaceOrder.path, {
     ...BTCUSDT,
     marginMode: 'crossed',
-    orderList: [{ side, orderType: 'limit', price: '95000', size }],
+    orderList: [{ side, orderType: 'limit', price, size }],
   });
   return batchPlaceOrder.response.parse(ok(response));
 }
@@ -33,6 +33,10 @@ describe('position tiers', () => {
     expect(refusedOrder.failureList?.[0]?.errorMsg).toContain('at most 200000 USDT');
     // 2.1 x 95,000 = 199,500 fits
     expect((await place(trader, 'buy', '2.1')).failureList).toEqual([]);
+    // With those 2.1 still resting, another 0.2 would make 2.3 x 95,000 = 218,500.
+    expect((await place(trader, 'buy', '0.2')).failureList).toMatchObject([{ errorCode: '40762' }]);
+    // A resting sell opens the other side, which the resting buys do not fill: 0.2 x 96,000 fits.
+    expect((await place(trader, 'sell', '0.2', '96000')).failureList).toEqual([]);
   });
 
   it('refuses a leverage above the tier of the position held, and shows the tier rate', async () => {

@@ -43,8 +43,13 @@ export function checkOrderTier(state: EngineState, account: Account, market: Mar
   if (opening <= 0) return;
   const mark = market.sim.markPrice;
   const held = exposureOf(state, account, market, side);
+  // What the account's other open orders may still open on this side counts too.
+  const resting = account.openingOrders.get(state.positionKeyOf(account.uid, market.contract.symbol, side));
   const price = order.price > 0 ? order.price : mark;
-  const after = { lots: held.lots + opening, openValue: held.openValue + BigInt(price) * BigInt(opening) };
+  const after = {
+    lots: held.lots + (resting?.lots ?? 0) + opening,
+    openValue: held.openValue + (resting?.value ?? 0n) + BigInt(price) * BigInt(opening),
+  };
   let value = markValue(market, after, mark);
   if (order.marginMode === 'crossed' && order.intent !== 'net') value += markValue(market, opposite, mark);
   checkTierLimit(market, order.leverage, value);
