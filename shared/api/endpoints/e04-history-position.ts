@@ -1,34 +1,23 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { HOLD_SIDES, POS_MODES } from '../enums';
-import {
-  fieldWithDefault,
-  idField,
-  limitField,
-  optionalField,
-  productTypeField,
-  symbolField,
-  timestampField,
-} from '../primitives';
-import { checkTimeWindow, completeTimeWindow, DAY_MS } from './parameter-rules';
+import { fieldWithDefault, limitField, optionalField, productTypeField, symbolField } from '../primitives';
+import { pagedWindowFields, pagedWindowQuery } from './paged-window-query';
+import { DAY_MS } from './parameter-rules';
 import { listOrEmpty, marginModeText } from './response-fields';
 
 /** "3 months", as 90 days. */
 export const HISTORY_POSITION_MAX_SPAN_MS = 90 * DAY_MS;
 
-const request = z
-  .object({
+const request = pagedWindowQuery(
+  {
     symbol: optionalField(symbolField),
     productType: fieldWithDefault(productTypeField, 'USDT-FUTURES'),
-    idLessThan: optionalField(idField),
-    startTime: optionalField(timestampField),
-    endTime: optionalField(timestampField),
+    ...pagedWindowFields,
     limit: limitField(20, 100),
-  })
-  .superRefine((query, ctx) =>
-    checkTimeWindow(ctx, 'v2', query, { maxSpanMs: HISTORY_POSITION_MAX_SPAN_MS, label: '3 months' }),
-  )
-  .transform((query) => completeTimeWindow(query, HISTORY_POSITION_MAX_SPAN_MS));
+  },
+  { maxSpanMs: HISTORY_POSITION_MAX_SPAN_MS, label: '3 months' },
+);
 
 export const historicalPositionSchema = z.object({
   positionId: z.string(),

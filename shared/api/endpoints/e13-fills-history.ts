@@ -1,31 +1,21 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
-import {
-  idField,
-  limitField,
-  optionalField,
-  productTypeField,
-  symbolField,
-  timestampField,
-} from '../primitives';
-import { checkTimeWindow, completeTimeWindow, DAY_MS } from './parameter-rules';
+import { limitField, productTypeField, symbolField } from '../primitives';
+import { pagedWindowFields, pagedWindowQuery } from './paged-window-query';
+import { DAY_MS } from './parameter-rules';
 import { listOrEmpty, sideText } from './response-fields';
 
 export const FILLS_HISTORY_MAX_SPAN_MS = 7 * DAY_MS;
 
-const request = z
-  .object({
+const request = pagedWindowQuery(
+  {
     symbol: symbolField,
     productType: productTypeField,
     limit: limitField(500, 1000),
-    idLessThan: optionalField(idField),
-    startTime: optionalField(timestampField),
-    endTime: optionalField(timestampField),
-  })
-  .superRefine((query, ctx) =>
-    checkTimeWindow(ctx, 'v2', query, { maxSpanMs: FILLS_HISTORY_MAX_SPAN_MS, label: '7 days' }),
-  )
-  .transform((query) => completeTimeWindow(query, FILLS_HISTORY_MAX_SPAN_MS));
+    ...pagedWindowFields,
+  },
+  { maxSpanMs: FILLS_HISTORY_MAX_SPAN_MS, label: '7 days' },
+);
 
 export const publicFillSchema = z.object({
   tradeId: z.string(),

@@ -16,17 +16,17 @@ import {
   optionalField,
   productTypeField,
   symbolField,
-  timestampField,
   v2ClientOidField,
 } from '../primitives';
-import { checkTimeWindow, completeTimeWindow, DAY_MS } from './parameter-rules';
+import { pagedWindowFields, pagedWindowQuery } from './paged-window-query';
+import { DAY_MS } from './parameter-rules';
 import { enumOrEmpty, listOrEmpty, marginModeText } from './response-fields';
 
 /** "3 months", as 90 days. */
 export const ORDERS_PENDING_MAX_SPAN_MS = 90 * DAY_MS;
 
-const request = z
-  .object({
+const request = pagedWindowQuery(
+  {
     productType: productTypeField,
     /** Prevails over clientOid when both are given. */
     orderId: optionalField(idField),
@@ -34,15 +34,11 @@ const request = z
     symbol: optionalField(symbolField),
     /** Left out: orders with status `live` only. */
     status: optionalField(ciEnum(PENDING_STATUSES)),
-    idLessThan: optionalField(idField),
-    startTime: optionalField(timestampField),
-    endTime: optionalField(timestampField),
+    ...pagedWindowFields,
     limit: limitField(100, 100),
-  })
-  .superRefine((query, ctx) =>
-    checkTimeWindow(ctx, 'v2', query, { maxSpanMs: ORDERS_PENDING_MAX_SPAN_MS, label: '3 months' }),
-  )
-  .transform((query) => completeTimeWindow(query, ORDERS_PENDING_MAX_SPAN_MS));
+  },
+  { maxSpanMs: ORDERS_PENDING_MAX_SPAN_MS, label: '3 months' },
+);
 
 export const pendingOrderSchema = z.object({
   symbol: z.string(),
