@@ -246,10 +246,10 @@ export class Engine {
     // Duplicates inside one batch are refused like duplicates of earlier orders.
     return orders.map((input) => {
       try {
-        const order = this.trading.place(account, input, version, ts);
+        const { order, replacedEarlier } = this.trading.place(account, input, version, ts);
         // Without a clientOid of its own the order's clientOid already is its id written out.
         const orderId = input.clientOid === null ? order.clientOid : String(order.id);
-        return { ok: true, orderId, clientOid: order.clientOid, replaced: this.trading.takeReplaced(order) };
+        return { ok: true, orderId, clientOid: order.clientOid, replaced: replacedEarlier };
       } catch (error) {
         if (!(error instanceof EngineError)) throw error;
         return { ok: false, clientOid: input.clientOid, code: error.code, msg: error.msg };

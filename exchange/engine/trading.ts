@@ -47,6 +47,12 @@ export interface PlaceOrderInput {
 
 type Version = 'v2' | 'v3';
 
+/** An accepted order, and whether it replaced earlier reduce-only orders (E2 rule 4). */
+export interface PlacedOrder {
+  readonly order: Order;
+  readonly replacedEarlier: boolean;
+}
+
 /** Lowest and highest trade price of a symbol, ticks. */
 export interface TradedRange {
   low: number;
@@ -59,8 +65,6 @@ export class Trading {
   private tradedRanges = new Map<string, TradedRange>();
   /** Orders with E1 presets that opened position lots since the trigger check last looked. */
   private presetFills: Order[] = [];
-  /** Ids of orders that replaced earlier reduce-only orders, until placeOrders reads them. */
-  private readonly replacedBy = new Set<number>();
 
   constructor(private readonly state: EngineState) {}
 
@@ -68,7 +72,13 @@ export class Trading {
    * Validates, reserves margin, matches and rests one order. Throws EngineError before any change.
    * `source` names what placed it when that is the exchange itself (a fired take-profit, ...).
    */
-  place(account: Account, input: PlaceOrderInput, version: Version, ts: number, source?: OrderSource): Order {
+  place(
+    account: Account,
+    input: PlaceOrderInput,
+    version: Version,
+    ts: number,
+    source?: OrderSource,
+  ): PlacedOrder {
     const state = this.state;
     const market = state.market(input.symbol);
     if (market === undefined || market.contract.productType !== input.productType) {
@@ -190,7 +200,6 @@ export class Trading {
 
     // Accepted: from here on the order exists.
     for (const earlier of replaced) this.cancel(earlier, 'reduce_only_replaced', ts);
-    if (replaced.length > 0) this.replacedBy.add(id);
     state.nextOrderId++;
     state.orders.set(id, order);
     // A default clientOid is found through the order itself (idByClientOid), unless an earlier
@@ -200,7 +209,7 @@ export class Trading {
     state.setFrozen(account, order, required);
     this.execute(account, market, order, ts);
     state.version++;
-    return order;
+    return { order, replacedEarlier: replaced.length > 0 };
   }
 
   /** The trade price ranges per symbol since the last call. */
@@ -223,15 +232,8 @@ export class Trading {
     const market = this.state.market(order.symbol);
     if (order.resting !== null && market !== undefined) market.book.remove(order.resting);
     order.resting = null;
-    order.status = 'cancelled';
     order.cancelReason = reason;
-    order.uTime = ts;
-    const account = this.state.accounts.get(order.uid);
-    if (account !== undefined) {
-      this.state.setFrozen(account, order, 0n);
-      account.openOrders.delete(order.id);
-    }
-    this.state.finishOrder(order);
+    this.end(order, 'cancelled', ts);
     this.state.version++;
   }
 
@@ -339,14 +341,6 @@ export class Trading {
     return orders;
   }
 
-  /**
-   * Whether placing this order replaced earlier reduce-only orders (E2 rule 4, answered with a
-   * null orderId). Asked once, right after placing.
-   */
-  takeReplaced(order: Order): boolean {
-    return this.replacedBy.delete(order.id);
-  }
-
   private hasExposure(account: Account, symbol: string): boolean {
     for (const id of account.openOrders) if (this.state.orders.get(id)?.symbol === symbol) return true;
     for (const side of ['long', 'short'] as const) {
@@ -431,7 +425,7 @@ export class Trading {
     if (order.status === 'cancelled') return;
     const remaining = order.lots - order.filledLots;
     if (remaining === 0) {
-      this.finishFilled(order, ts);
+      this.end(order, 'filled', ts);
       return;
     }
     if (order.orderType === 'market' || order.force === 'ioc' || order.force === 'fok') {
@@ -508,7 +502,7 @@ export class Trading {
         this.applyFill(makerAccount, market, makerOrder, quantity, price, true, ts);
         if (maker.remaining === 0) {
           makerOrder.resting = null;
-          this.finishFilled(makerOrder, ts);
+          this.end(makerOrder, 'filled', ts);
         }
       }
       if (order !== null && account !== null)
@@ -594,8 +588,9 @@ export class Trading {
     }
   }
 
-  private finishFilled(order: Order, ts: number): void {
-    order.status = 'filled';
+  /** An order leaves the open orders: its reservation is released and it is kept for look-up. */
+  private end(order: Order, status: 'filled' | 'cancelled', ts: number): void {
+    order.status = status;
     order.uTime = ts;
     const account = this.state.accounts.get(order.uid);
     if (account !== undefined) {
