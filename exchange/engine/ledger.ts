@@ -1,4 +1,5 @@
 import type { RecordCategory } from '../../shared/api/enums';
+import type { ContractSpec } from './contracts';
 import type { Account, FinancialRecord } from './types';
 
 /** Records kept per account: about 90 days of a busy account, never unbounded. */
@@ -34,6 +35,17 @@ export class Ledger {
 
   get nextId(): number {
     return this.nextRecordId;
+  }
+
+  /** A change in a futures contract's margin coin, recorded under its product type and symbol. */
+  applyForContract(
+    account: Account,
+    contract: Pick<ContractSpec, 'productType' | 'symbol' | 'marginCoin'>,
+    change: { type: string; amount: bigint; fee: bigint },
+    ts: number,
+  ): FinancialRecord {
+    const { productType, symbol, marginCoin } = contract;
+    return this.apply(account, { category: productType, symbol, coin: marginCoin, ...change }, ts);
   }
 
   apply(account: Account, change: BalanceChange, ts: number): FinancialRecord {

@@ -76,16 +76,10 @@ export function openPosition(
   position.openTotalLots += lots;
   position.openTotalValue += ticksLots;
   position.uTime = ts;
-  state.ledger.apply(
+  state.ledger.applyForContract(
     account,
-    {
-      category: market.contract.productType,
-      symbol: market.contract.symbol,
-      coin: market.contract.marginCoin,
-      type: holdSide === 'long' ? 'OPEN_LONG' : 'OPEN_SHORT',
-      amount: 0n,
-      fee,
-    },
+    market.contract,
+    { type: holdSide === 'long' ? 'OPEN_LONG' : 'OPEN_SHORT', amount: 0n, fee },
     ts,
   );
   return position;
@@ -123,16 +117,10 @@ export function closePosition(
   position.closeTotalLots += lots;
   position.closeTotalValue += ticksTimesLots(price, lots);
   position.uTime = ts;
-  state.ledger.apply(
+  state.ledger.applyForContract(
     account,
-    {
-      category: market.contract.productType,
-      symbol: market.contract.symbol,
-      coin: market.contract.marginCoin,
-      type: recordType ?? (position.holdSide === 'long' ? 'CLOSE_LONG' : 'CLOSE_SHORT'),
-      amount: pnl,
-      fee,
-    },
+    market.contract,
+    { type: recordType ?? (position.holdSide === 'long' ? 'CLOSE_LONG' : 'CLOSE_SHORT'), amount: pnl, fee },
     ts,
   );
   if (position.lots === 0) archive(state, account, market, position, ts);

@@ -87,16 +87,10 @@ function settleMarket(state: EngineState, market: Market, ts: number): FundingSe
     if (change === 0n || account === undefined) continue;
     if (position.marginMode === 'isolated') position.margin += change;
     position.fundingFee = (position.fundingFee ?? 0n) + change;
-    state.ledger.apply(
+    state.ledger.applyForContract(
       account,
-      {
-        category: contract.productType,
-        symbol: contract.symbol,
-        coin: contract.marginCoin,
-        type: change > 0n ? FUNDING_IN : FUNDING_OUT,
-        amount: change,
-        fee: 0n,
-      },
+      contract,
+      { type: change > 0n ? FUNDING_IN : FUNDING_OUT, amount: change, fee: 0n },
       ts,
     );
     positions++;

@@ -326,9 +326,9 @@ export class Liquidations {
     const before = account.balances.get(coin) ?? 0n;
     // Isolated: the loss stops at the position margin.
     const floor = before - position.margin > 0n ? before - position.margin : 0n;
-    this.coverShortfall(account, market, coin, before + this.closingChange(position, market), floor, ts);
+    this.coverShortfall(account, market, before + this.closingChange(position, market), floor, ts);
     this.close(account, position, market, ts);
-    this.forfeitRemainder(account, market, coin, floor, ts);
+    this.forfeitRemainder(account, market, floor, ts);
   }
 
   private liquidateCrossed(account: Account, coin: string, ts: number): void {
@@ -347,10 +347,10 @@ export class Liquidations {
     for (const position of positions) {
       after += this.closingChange(position, this.state.market(position.symbol) as Market);
     }
-    this.coverShortfall(account, this.state.market(first.symbol) as Market, coin, after, floor, ts);
+    this.coverShortfall(account, this.state.market(first.symbol) as Market, after, floor, ts);
     for (const position of positions)
       this.close(account, position, this.state.market(position.symbol) as Market, ts);
-    this.forfeitRemainder(account, this.state.market(first.symbol) as Market, coin, floor, ts);
+    this.forfeitRemainder(account, this.state.market(first.symbol) as Market, floor, ts);
   }
 
   /** The balance change of closing a whole position at the mark with the taker fee. */
@@ -383,12 +383,11 @@ export class Liquidations {
   private coverShortfall(
     account: Account,
     market: Market,
-    coin: string,
     projected: bigint,
     floor: bigint,
     ts: number,
   ): void {
-    if (projected < floor) this.insuranceTransfer(account, market, coin, floor - projected, ts);
+    if (projected < floor) this.insuranceTransfer(account, market, floor - projected, ts);
   }
 
   /**
@@ -397,29 +396,17 @@ export class Liquidations {
    * the risk margin will be injected" (https://bitget.site/support/articles/360058878652). An
    * isolated position thus loses exactly its margin, a crossed account its crossed equity.
    */
-  private forfeitRemainder(account: Account, market: Market, coin: string, floor: bigint, ts: number): void {
-    const balance = account.balances.get(coin) ?? 0n;
-    if (balance > floor) this.insuranceTransfer(account, market, coin, floor - balance, ts);
+  private forfeitRemainder(account: Account, market: Market, floor: bigint, ts: number): void {
+    const balance = account.balances.get(market.contract.marginCoin) ?? 0n;
+    if (balance > floor) this.insuranceTransfer(account, market, floor - balance, ts);
   }
 
   /** A movement between the account and the insurance fund (the live bill type, sic). */
-  private insuranceTransfer(
-    account: Account,
-    market: Market,
-    coin: string,
-    amount: bigint,
-    ts: number,
-  ): void {
-    this.state.ledger.apply(
+  private insuranceTransfer(account: Account, market: Market, amount: bigint, ts: number): void {
+    this.state.ledger.applyForContract(
       account,
-      {
-        category: market.contract.productType,
-        symbol: market.contract.symbol,
-        coin,
-        type: 'RISK_CAPTITAL_USER_TRANSFER',
-        amount,
-        fee: 0n,
-      },
+      market.contract,
+      { type: 'RISK_CAPTITAL_USER_TRANSFER', amount, fee: 0n },
       ts,
     );
   }
