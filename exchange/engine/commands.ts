@@ -144,10 +144,10 @@ export interface ListContractCommand {
  * which the mark takes up at the next tick.
  */
 export function movesMarks(command: Command): boolean {
-  return (
-    command.type === 'tick' ||
-    command.type === 'setPrice' ||
-    command.type === 'setMarketPaused' ||
-    !('uid' in command)
-  );
+  return isMarketCommand(command) || !('uid' in command);
+}
+
+/** Simulated time and the admin's price moves: they change the market, not an account. */
+export function isMarketCommand(command: Command): boolean {
+  return command.type === 'tick' || command.type === 'setPrice' || command.type === 'setMarketPaused';
 }

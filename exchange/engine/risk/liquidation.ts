@@ -1,4 +1,4 @@
-import { movesMarks, type Command } from '../commands';
+import { isMarketCommand, movesMarks, type Command } from '../commands';
 import type { EngineState, Market } from '../state';
 import type { Trading } from '../trading';
 import { unrealizedPnl } from '../positions';
@@ -7,9 +7,6 @@ import { tierTableOf } from './position-tiers';
 import { liquidationPrice, RiskCalculator, type TickFraction } from './position-risk';
 
 const PPM = 1_000_000n;
-
-/** Commands that change no balance or position of an account unless through the market. */
-const MARKET_COMMANDS = new Set<Command['type']>(['tick', 'setPrice', 'setMarketPaused']);
 
 /** An isolated position's liquidation threshold, valid while lots, margin and entry stay. */
 interface Threshold {
@@ -71,7 +68,7 @@ export class Liquidations {
     // Only the mark moves a margin ratio; a trade moves the balances of its accounts (below). Most
     // commands change neither, so nothing is allocated until something did.
     let dirtySymbols: Set<string> | null = null;
-    const everything = !('uid' in command) && !MARKET_COMMANDS.has(command.type);
+    const everything = !('uid' in command) && !isMarketCommand(command);
     for (const market of movesMarks(command) ? state.markets.values() : []) {
       const symbol = market.contract.symbol;
       if (this.checkedMarks.get(symbol) !== market.sim.markPrice) {
